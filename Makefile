@@ -1,0 +1,74 @@
+# Makefile - build, test, benchmark and install selcheck.
+# Each directory adds its own rules in <dir>/build.mk (targets, and entries
+# in the lists below); this file holds the shared flags, the dependency
+# check and the top-level targets.  Build output goes to $(O).
+
+O        ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+SAN      ?=
+CC       := $(if $(filter tsan,$(SAN)),clang,$(CC))
+
+WARN     := -std=c11 -Wall -Wextra -Werror
+OPTFLAGS ?= -O2 -g
+SANFLAGS_asan := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS_tsan := -fsanitize=thread -fno-omit-frame-pointer
+SANFLAGS := $(SANFLAGS_$(SAN))
+CFLAGS_ALL = $(WARN) $(OPTFLAGS) $(SANFLAGS) -fPIC -D_POSIX_C_SOURCE=200809L -Ispec $(CFLAGS)
+LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
+
+# Filled by the fragments.
+ALL        :=   # files `make` builds
+CHECK      :=   # phony targets `make check` runs, in this order
+CHECK_LONG :=   # phony targets `make check-long` adds
+BENCH      :=   # phony targets `make bench` runs
+INSTALL    :=   # phony targets `make install` runs
+
+.PHONY: all check check-long bench install run deps clean
+all:
+
+include ref/build.mk
+include opt/build.mk
+include harness/build.mk
+include examples/build.mk
+include cases/build.mk
+include harness/bench.mk
+
+# After the fragments, so that $(ALL) is complete.
+all: $(O)/.deps-ok $(ALL)
+$(ALL): | $(O)/.deps-ok
+
+$(O):
+	@mkdir -p $@
+
+# The dependency check: installs the Debian packages when run as root,
+# otherwise prints the exact command and stops (.ci/deps).
+$(O)/.deps-ok: .ci/deps | $(O)
+	@sh .ci/deps
+	@touch $@
+deps:
+	@sh .ci/deps
+
+check: all
+	@$(MAKE) --no-print-directory $(CHECK)
+	@echo "make check: all passed"
+
+check-long: all
+	@$(MAKE) --no-print-directory $(CHECK) $(CHECK_LONG)
+	@echo "make check-long: all passed"
+
+bench: all
+	@$(MAKE) --no-print-directory $(BENCH)
+
+# The main job: the whole suite against the optimized backend, and against
+# IMPL=path/to/lib.so when given.  PROFILE picks the profile.
+PROFILE ?= openvino
+run: all
+	$(O)/selcheck --profile $(PROFILE) --impl $(O)/libselect_opt.so $(if $(IMPL),--impl $(IMPL))
+
+install: all $(INSTALL)
+
+clean:
+	rm -rf $(O)
+
+.DELETE_ON_ERROR:

@@ -1,0 +1,1 @@
+# cases/build.mk - placeholder until cases lands.

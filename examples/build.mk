@@ -1,0 +1,1 @@
+# examples/build.mk - placeholder until examples lands.

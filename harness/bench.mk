@@ -1,0 +1,1 @@
+# harness/bench.mk - placeholder.

@@ -1,0 +1,1 @@
+# harness/build.mk - placeholder until harness lands.

@@ -1,0 +1,1 @@
+# opt/build.mk - placeholder until opt lands.
