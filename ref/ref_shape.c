@@ -100,24 +100,28 @@ static int fits_oneway(const ref_shape *res, const ref_shape *c)
     return SEL_OK;
 }
 
-/* pdpd: the smaller shape b merges one way into a, which never changes
- * (BC-PDPD-1).  Sets *first to the output axis where b's axis 0 sits. */
-static int merge_pdpd(const ref_shape *a, const ref_shape *b, int32_t axis,
+/* pdpd: the smaller shape b merges one way into a (BC-PDPD-1): each b dim
+ * equals a's or is 1; b never widens a, but a 1 in a yields to a 0 in b
+ * (BC-NUMPY-4, as OpenVINO's shape inference does).  Trailing 1s of b are
+ * kept (BC-PDPD-4).  Sets *first to the output axis of b's axis 0. */
+static int merge_pdpd(ref_shape *a, const ref_shape *b, int32_t axis,
                       int32_t *first)
 {
-    int32_t i, len = b->rank;
+    int32_t i;
 
     if (b->rank > a->rank)
         return SEL_ERR_SHAPE; /* BC-PDPD-6 */
     if (axis == -1)
-        axis = a->rank - b->rank; /* BC-PDPD-2: from the untrimmed rank */
-    while (len > 0 && b->dims[len - 1] == 1)
-        len--; /* BC-PDPD-4: trailing 1s of b are dropped */
-    if (axis + len > a->rank)
+        axis = a->rank - b->rank; /* BC-PDPD-2, per merge */
+    if (axis + b->rank > a->rank)
         return SEL_ERR_SHAPE; /* BC-PDPD-3 */
-    for (i = 0; i < len; i++)
-        if (b->dims[i] != 1 && b->dims[i] != a->dims[axis + i])
+    for (i = 0; i < b->rank; i++) {
+        int64_t *ad = &a->dims[axis + i], bd = b->dims[i];
+        if (bd == 0 && *ad == 1)
+            *ad = 0; /* BC-NUMPY-4 */
+        else if (bd != 1 && bd != *ad)
             return SEL_ERR_SHAPE; /* BC-PDPD-1 */
+    }
     *first = axis;
     return SEL_OK;
 }
