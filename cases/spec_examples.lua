@@ -4,7 +4,8 @@
 --
 -- The seeds hold two kinds of example: the three cond broadcast examples of
 -- the two-step rule (seeds 000, 001, 003) and the 3x2 example with data of
--- OpenVINO's Select-1 page (seeds 002, 004).  That is all of them.
+-- OpenVINO's Select-1 page (seeds 002, 004).  That is all of them; the
+-- examples of the broadcast-rules page that 002/004 link to follow.
 
 -- Seeds 000/001/003: "cond={4, 5}, dst_shape={2, 3, 4, 5} => {2, 3, 4, 5}".
 -- dst_shape is the result of step 1, so then and else are given that shape;
@@ -51,3 +52,38 @@ for _, m in ipairs(modes) do
         values = {x = {-1, 0, 1, 2, 3, 4}, y = {11, 10, 9, 8, 7, 6}},
         expect = {shape = {3, 2}, data = {11, 10, 1, 8, 3, 4}} }
 end
+
+-- The broadcast-rules page that seeds 002/004 link to for numpy and pdpd
+-- (quoted in spec/select.md under BC-NUMPY-1 and BC-PDPD-1): "A with B",
+-- A as then and B as else; cond is rank 0, which fits every placement.
+local NUMPY_PAGE = {
+  {"numpy_page_2x3_with_1", "2x3", "1", {2, 3}},
+  {"numpy_page_2x1x5_with_1x4x5", "2x1x5", "1x4x5", {2, 4, 5}},
+  {"numpy_page_2x1x5_with_4x1", "2x1x5", "4x1", {2, 4, 5}},
+  {"numpy_page_3x2x1x4_with_5x4", "3x2x1x4", "5x4", {3, 2, 5, 4}},
+  {"numpy_page_3_with_2", "3", "2", "invalid"},
+  {"numpy_page_3x1x5_with_4x4x5", "3x1x5", "4x4x5", "invalid"},
+}
+for _, e in ipairs(NUMPY_PAGE) do
+  case{ id = e[1], rules = {"BC-NUMPY-1", "BC-NUMPY-2"},
+        shapes = "_:" .. e[2] .. ":" .. e[3], dtypes = {"f32", "i16"},
+        expect = e[4] }
+end
+local PDPD_PAGE = {
+  {"pdpd_page_3x4_at1", "3x4", 1, {2, 3, 4, 5}},
+  {"pdpd_page_3x1_at1", "3x1", 1, {2, 3, 4, 5}},
+  {"pdpd_page_4x5_auto", "4x5", -1, {2, 3, 4, 5}},
+  {"pdpd_page_4x5_at2", "4x5", 2, {2, 3, 4, 5}},
+  {"pdpd_page_1x3_at0", "1x3", 0, {2, 3, 4, 5}},
+  {"pdpd_page_scalar_auto", "_", -1, {2, 3, 4, 5}},
+  {"pdpd_page_5_auto", "5", -1, {2, 3, 4, 5}},
+  {"pdpd_page_5_at3", "5", 3, {2, 3, 4, 5}},
+}
+for _, e in ipairs(PDPD_PAGE) do
+  case{ id = e[1], rules = {"BC-PDPD-1", e[3] == -1 and "BC-PDPD-2" or "BC-PDPD-3"},
+        mode = "pdpd", axis = e[3], shapes = "_:2x3x4x5:" .. e[2],
+        dtypes = {"f32", "u8"}, expect = e[4] }
+end
+case{ id = "pdpd_page_8x1x6x1_with_7x1x5_at1", rules = {"BC-PDPD-1"},
+      mode = "pdpd", axis = 1, shapes = "_:8x1x6x1:7x1x5", dtypes = {"f32", "u8"},
+      expect = {status = "SEL_ERR_SHAPE"} }
