@@ -10,12 +10,30 @@ static int valid_broadcast_type(int32_t t)
            t == SEL_BROADCAST_PDPD;
 }
 
+/* SHAPE-OVF-1: the exact product of s's dims times esize is at most
+ * INT64_MAX and SIZE_MAX; any 0 dim makes it 0. */
+static int fits_bytes(const ref_shape *s, size_t esize)
+{
+    int64_t count = 1, limit = INT64_MAX / (int64_t)esize;
+    int32_t i;
+
+    if ((uint64_t)limit > SIZE_MAX / esize)
+        limit = (int64_t)(SIZE_MAX / esize);
+    for (i = 0; i < s->rank; i++)
+        if (s->dims[i] == 0)
+            return SEL_OK;
+    for (i = 0; i < s->rank; i++) {
+        if (count > limit / s->dims[i])
+            return SEL_ERR_SHAPE;
+        count *= s->dims[i];
+    }
+    return SEL_OK;
+}
+
 /* SHAPE-RANK-1, SHAPE-NEG-1, SHAPE-OVF-1: copy t's shape into s. */
 static int read_shape(const sel_tensor *t, ref_shape *s)
 {
     int32_t i;
-    int64_t count = 1, limit;
-    int zero = 0;
 
     if (t->rank < 0 || t->rank > SEL_MAX_RANK)
         return SEL_ERR_SHAPE; /* SHAPE-RANK-1 */
@@ -24,20 +42,8 @@ static int read_shape(const sel_tensor *t, ref_shape *s)
         if (t->dims[i] < 0)
             return SEL_ERR_SHAPE; /* SHAPE-NEG-1 */
         s->dims[i] = t->dims[i];
-        zero |= t->dims[i] == 0;
     }
-    if (zero)
-        return SEL_OK; /* SHAPE-OVF-1: the exact product is 0 */
-    /* SHAPE-OVF-1: count and count * element size fit int64 and size_t. */
-    limit = INT64_MAX / (int64_t)sel_dtype_size(t->dtype);
-    if ((uint64_t)limit > SIZE_MAX)
-        limit = (int64_t)(SIZE_MAX / sel_dtype_size(t->dtype));
-    for (i = 0; i < t->rank; i++) {
-        if (count > limit / s->dims[i])
-            return SEL_ERR_SHAPE;
-        count *= s->dims[i];
-    }
-    return SEL_OK;
+    return fits_bytes(s, sel_dtype_size(t->dtype));
 }
 
 int64_t ref_count(const ref_shape *s)
@@ -143,6 +149,16 @@ static int dst_matches(const sel_tensor *dst, const ref_shape *out)
     return SEL_OK;
 }
 
+/* SHAPE-OVF-1 for the output (inputs that fit can broadcast to one that
+ * does not), then SHAPE-DST-1. */
+static int check_output(const ref_shape *out, int32_t dtype,
+                        const sel_tensor *dst)
+{
+    if (fits_bytes(out, sel_dtype_size(dtype)) != SEL_OK)
+        return SEL_ERR_SHAPE;
+    return dst ? dst_matches(dst, out) : SEL_OK;
+}
+
 int ref_check_inputs(const sel_tensor *cond, const sel_tensor *then_,
                      const sel_tensor *else_, sel_broadcast b,
                      const sel_tensor *dst, ref_shape *out, ref_placed in[3])
@@ -183,7 +199,7 @@ int ref_check_inputs(const sel_tensor *cond, const sel_tensor *then_,
             return st;
         if ((st = merge_pdpd(out, &in[0].shape, b.axis, &in[0].first)))
             return st;
-        return dst ? dst_matches(dst, out) : SEL_OK;
+        return check_output(out, then_->dtype, dst);
     } else if (b.flags & SEL_COND_BIDIRECTIONAL) { /* BC-NUMPY-5 */
         *out = in[1].shape;
         if ((st = merge_numpy(out, &in[2].shape)) ||
@@ -197,5 +213,5 @@ int ref_check_inputs(const sel_tensor *cond, const sel_tensor *then_,
     }
     for (i = 0; i < 3; i++)
         place_right(&in[i], out);
-    return dst ? dst_matches(dst, out) : SEL_OK;
+    return check_output(out, then_->dtype, dst);
 }
