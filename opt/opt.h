@@ -1,0 +1,115 @@
+/* opt.h - internal interfaces between the files of the optimized backend.
+ * Not installed, not exported: libselect_opt.so exports sel_get_impl only.
+ * Tests (opt_ktest.c, harness/difftest.c) link the objects and use these.
+ */
+#ifndef OPT_H
+#define OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "select.h"
+#include "opt_kernels.h"
+
+/* ---- opt_shape.c: validation and shape inference ---------------------- */
+
+typedef struct opt_dims {
+    int32_t rank;
+    int64_t d[SEL_MAX_RANK];
+} opt_dims;
+
+/* A validated call: the output shape and where each input sits in it
+ * (input axis i is output axis first[k] + i; pdpd may place trailing 1s
+ * past the output's last axis, which the planner ignores). */
+typedef struct opt_geom {
+    opt_dims out;
+    opt_dims in[3];     /* cond, then, else */
+    int32_t first[3];
+    int64_t count;      /* elements of out */
+    int64_t in_count[3];
+} opt_geom;
+
+/* Every check of infer (dst NULL) or execute up to SHAPE, in the order of
+ * ERR-ORDER-1; fills *g on SEL_OK. */
+int opt_check(const sel_tensor *cond, const sel_tensor *then_,
+              const sel_tensor *else_, sel_broadcast b, const sel_tensor *dst,
+              opt_geom *g);
+
+/* execute's checks after the shapes: data pointers and overlap
+ * (ARG-NULL-1, IO-ZERO-1, IO-ALIAS-1, IO-ALIAS-2). */
+int opt_check_data(const sel_tensor *cond, const sel_tensor *then_,
+                   const sel_tensor *else_, const sel_tensor *dst,
+                   const opt_geom *g);
+
+/* ---- opt_plan.c: broadcast planning ----------------------------------- */
+
+/* The output as an outer walk over rank-1 axes and one inner row of n
+ * elements.  st[k][i] is operand k's element stride on axis i (0 where it
+ * broadcasts); k = 0 cond, 1 then, 2 else, and on the inner axis each is 0
+ * or 1, which picks the kernel kind. */
+typedef struct opt_plan {
+    int32_t rank;                 /* >= 1 after planning */
+    int64_t dims[SEL_MAX_RANK];
+    int64_t st[3][SEL_MAX_RANK];
+    int kind;                     /* OPT_K_vvv..vss, or -1: cond constant
+                                     per row (fill/copy chosen per row) */
+    int shape;                    /* OPT_SHAPE_*: for tests and the bench */
+} opt_plan;
+
+/* What the planner found, coarsest first. */
+enum {
+    OPT_SHAPE_DENSE,    /* one row, every operand contiguous */
+    OPT_SHAPE_SCALAR,   /* one row, some operand a single element */
+    OPT_SHAPE_ROWREP,   /* rows; an operand's row repeats (outer stride 0) */
+    OPT_SHAPE_COLREP,   /* rows; cond constant along each row */
+    OPT_SHAPE_STRIDED   /* anything else: the general walk */
+};
+
+void opt_plan_make(const opt_geom *g, opt_plan *p);
+const char *opt_shape_name(int shape);
+
+/* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */
+
+int opt_isa_supported(int isa);     /* the CPU and the OS both allow it */
+const char *opt_isa_name(int isa);  /* "scalar", ...; "?" out of range */
+int opt_isa_active(void);           /* SEL_ISA, else the best supported */
+/* Tests only: switch the level for later calls; fails (returns -1) when
+ * the level is not supported.  Not for use while calls are in flight. */
+int opt_isa_force(int isa);
+/* The kernel of an ISA level (any level: the kernel test calls levels
+ * directly), width index 0..3 (1, 2, 4, 8 bytes) and kind. */
+opt_kernel_fn *opt_kernel(int isa, int width, int kind);
+
+/* ---- opt_pool.c: the thread pool -------------------------------------- */
+
+/* Threads a large call may use: SEL_NUM_THREADS, else the online CPUs. */
+int opt_threads(void);
+/* Tests only: set the thread count for later calls (1..OPT_MAX_THREADS). */
+void opt_threads_force(int n);
+#define OPT_MAX_THREADS 64
+
+/* Runs task(ctx, i) for i in [0, nchunks) on up to nthreads threads, the
+ * caller included, and returns when all are done.  When the pool is busy
+ * with another caller, runs everything on the calling thread. */
+typedef void opt_task_fn(void *ctx, size_t chunk);
+void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks,
+                  int nthreads);
+
+/* ---- opt_exec.c: running a plan --------------------------------------- */
+
+/* Output bytes below which a call stays on the calling thread, and above
+ * which stores are non-temporal (see README.md for the measurements). */
+size_t opt_parallel_min_bytes(void);
+size_t opt_nt_min_bytes(void);
+/* Tests and bench: override both (0 restores the defaults). */
+void opt_tuning_force(size_t parallel_min, size_t nt_min);
+
+int opt_run(const opt_plan *p, const sel_tensor *cond,
+            const sel_tensor *then_, const sel_tensor *else_,
+            sel_tensor *dst, size_t width);
+
+/* ---- opt_select.c: the table ------------------------------------------ */
+
+const sel_impl *opt_impl(void);
+
+#endif

@@ -1,0 +1,98 @@
+/* opt_avx512.c - kernels for AVX-512 F+BW+VL (64-byte vectors, opmasks).
+ * Defines the vocabulary of opt_vloop.h and expands it.  cond bytes become
+ * an opmask with vptestmb (bit set where the byte is nonzero); a pick is a
+ * masked blend; partial vectors use masked loads and stores, which neither
+ * fault nor write past the row.
+ */
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512VL__)
+#error "opt_avx512.c needs -mavx512f -mavx512bw -mavx512vl"
+#endif
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "opt_kernels.h"
+
+#define OPT_ISA avx512
+#define OPT_MASKED_TAIL 1
+#define VBYTES 64
+typedef __m512i VT;
+
+static inline VT vzero(void) { return _mm512_setzero_si512(); }
+static inline VT vloadu(const char *p) { return _mm512_loadu_si512((const void *)p); }
+static inline void vstoreu(char *p, VT v) { _mm512_storeu_si512((void *)p, v); }
+static inline void vstream(char *p, VT v) { _mm512_stream_si512((void *)p, v); }
+static inline void vfence(void) { _mm_sfence(); }
+
+/* One mask bit per lane: 64 lanes of 8 bits, 32 of 16, 16 of 32, 8 of 64. */
+typedef __mmask64 mask8_t;
+typedef __mmask32 mask16_t;
+typedef __mmask16 mask32_t;
+typedef __mmask8 mask64_t;
+
+static inline mask8_t cmask8(const uint8_t *c)
+{
+    VT v = _mm512_loadu_si512((const void *)c);
+    return _mm512_test_epi8_mask(v, v);
+}
+static inline mask16_t cmask16(const uint8_t *c)
+{
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)c);
+    return _mm256_test_epi8_mask(v, v);
+}
+static inline mask32_t cmask32(const uint8_t *c)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)c);
+    return _mm_test_epi8_mask(v, v);
+}
+static inline mask64_t cmask64(const uint8_t *c)
+{
+    __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)c);
+    return (mask64_t)_mm_test_epi8_mask(v, v);
+}
+
+/* mask_blend(k, a, b) takes b where k is set. */
+static inline VT vpick8(mask8_t m, VT t, VT e) { return _mm512_mask_blend_epi8(m, e, t); }
+static inline VT vpick16(mask16_t m, VT t, VT e) { return _mm512_mask_blend_epi16(m, e, t); }
+static inline VT vpick32(mask32_t m, VT t, VT e) { return _mm512_mask_blend_epi32(m, e, t); }
+static inline VT vpick64(mask64_t m, VT t, VT e) { return _mm512_mask_blend_epi64(m, e, t); }
+
+static inline VT vsplat8(const char *p) { return _mm512_set1_epi8(*p); }
+static inline VT vsplat16(const char *p) { int16_t v; memcpy(&v, p, 2); return _mm512_set1_epi16(v); }
+static inline VT vsplat32(const char *p) { int32_t v; memcpy(&v, p, 4); return _mm512_set1_epi32(v); }
+static inline VT vsplat64(const char *p) { int64_t v; memcpy(&v, p, 8); return _mm512_set1_epi64(v); }
+
+/* Partial vectors (k < lanes elements): the cond load is masked too, so a
+ * row never reads past its last cond byte. */
+#define PART(bits, mt, cload, ctest, lmask)                                   \
+    static inline __attribute__((always_inline)) void                         \
+    part##bits(size_t k, const uint8_t *c, const char *t, const char *e,      \
+               char *d, int ts, int es, VT tv, VT ev)                         \
+    {                                                                         \
+        const mt km = (mt)((1ull << k) - 1);                                  \
+        const mt m = (mt)(ctest(cload(km, c)) & km);                          \
+        VT a = ts ? tv : _mm512_maskz_loadu_##lmask(km, t);                   \
+        VT b = es ? ev : _mm512_maskz_loadu_##lmask(km, e);                   \
+        _mm512_mask_storeu_##lmask(d, km, vpick##bits(m, a, b));              \
+    }                                                                         \
+    static inline __attribute__((always_inline)) void                         \
+    partfill##bits(size_t k, const char *t, char *d, VT tv)                   \
+    {                                                                         \
+        (void)t;                                                              \
+        _mm512_mask_storeu_##lmask(d, (mt)((1ull << k) - 1), tv);             \
+    }
+
+static inline mask8_t ctest8(VT v) { return _mm512_test_epi8_mask(v, v); }
+static inline mask16_t ctest16(__m256i v) { return _mm256_test_epi8_mask(v, v); }
+static inline mask32_t ctest32(__m128i v) { return _mm_test_epi8_mask(v, v); }
+static inline __m256i cload16(mask16_t k, const uint8_t *c) { return _mm256_maskz_loadu_epi8(k, c); }
+static inline __m128i cload32(mask32_t k, const uint8_t *c) { return _mm_maskz_loadu_epi8(k, c); }
+static inline __m128i cload64(mask64_t k, const uint8_t *c) { return _mm_maskz_loadu_epi8(k, c); }
+
+PART(8, mask8_t, _mm512_maskz_loadu_epi8, ctest8, epi8)
+PART(16, mask16_t, cload16, ctest16, epi16)
+PART(32, mask32_t, cload32, ctest32, epi32)
+PART(64, mask64_t, cload64, ctest32, epi64)
+
+#include "opt_vloop.h"

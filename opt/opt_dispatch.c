@@ -1,0 +1,139 @@
+/* opt_dispatch.c - which ISA level runs, decided once per process from
+ * cpuid and xgetbv, overridable with SEL_ISA=scalar|sse2|avx2|avx512.
+ * Holds the kernel table, expanded from OPT_KERNELS.
+ *
+ * A CPU flag alone is not enough: the OS must also save the wider register
+ * state on a context switch (XCR0, read with xgetbv), or the first AVX
+ * instruction faults.  SEL_ISA naming a level this machine cannot run, or
+ * an unknown name, falls back to the best level that runs, with one line on
+ * stderr saying so (the library must not abort its host process).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#define OPT_KERNEL_ROW(isa, bits, kind) OPT_KERNEL_NAME(isa, bits, kind),
+static opt_kernel_fn *const table[] = {OPT_KERNELS(OPT_KERNEL_ROW)};
+#undef OPT_KERNEL_ROW
+
+static const char *const names[] = {
+#define OPT_ISA_STR(i) #i,
+    OPT_ISA_LIST(OPT_ISA_STR)
+#undef OPT_ISA_STR
+};
+
+_Static_assert(sizeof table / sizeof table[0] ==
+                   OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT,
+               "kernel table is ISA x width x kind");
+
+const char *opt_isa_name(int isa)
+{
+    return isa >= 0 && isa < OPT_ISA_COUNT ? names[isa] : "?";
+}
+
+opt_kernel_fn *opt_kernel(int isa, int width, int kind)
+{
+    return table[(isa * OPT_WIDTH_COUNT + width) * OPT_K_COUNT + kind];
+}
+
+#if defined(__x86_64__)
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Bits of the answer: 1 << OPT_ISA_x for every level that runs. */
+static unsigned detect(void)
+{
+    unsigned a, b, c, d, ok = 1u << OPT_ISA_scalar;
+    uint64_t xcr0 = 0;
+
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return ok;
+    if (d & (1u << 26))
+        ok |= 1u << OPT_ISA_sse2;
+    if (!(c & (1u << 27))) /* OSXSAVE: the OS manages XCR0 */
+        return ok;
+    xcr0 = xgetbv0();
+    if ((xcr0 & 0x6) != 0x6 || !(c & (1u << 28))) /* XMM, YMM state; AVX */
+        return ok;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return ok;
+    if (b & (1u << 5))
+        ok |= 1u << OPT_ISA_avx2;
+    /* opmask, upper ZMM0-15, ZMM16-31 state; AVX512F, BW, VL. */
+    if ((xcr0 & 0xe6) == 0xe6 && (b & (1u << 16)) && (b & (1u << 30)) &&
+        (b & (1u << 31)) && (ok & (1u << OPT_ISA_avx2)))
+        ok |= 1u << OPT_ISA_avx512;
+    return ok;
+}
+#else
+static unsigned detect(void)
+{
+    return 1u << OPT_ISA_scalar;
+}
+#endif
+
+static unsigned supported;
+static atomic_int active;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int best_at_most(int isa)
+{
+    while (isa > 0 && !(supported & (1u << isa)))
+        isa--;
+    return isa;
+}
+
+static void resolve(void)
+{
+    const char *want = getenv("SEL_ISA");
+    int isa, i;
+
+    supported = detect();
+    isa = best_at_most(OPT_ISA_COUNT - 1);
+    if (want && *want) {
+        for (i = 0; i < OPT_ISA_COUNT && strcmp(want, names[i]) != 0; i++)
+            ;
+        if (i == OPT_ISA_COUNT)
+            fprintf(stderr, "libselect_opt: SEL_ISA=%s is not one of "
+                    "scalar sse2 avx2 avx512; using %s\n", want, names[isa]);
+        else if (!(supported & (1u << i)))
+            fprintf(stderr, "libselect_opt: SEL_ISA=%s: this CPU/OS cannot "
+                    "run it; using %s\n", want,
+                    names[isa = best_at_most(i)]);
+        else
+            isa = i;
+    }
+    atomic_store_explicit(&active, isa, memory_order_release);
+}
+
+int opt_isa_supported(int isa)
+{
+    pthread_once(&once, resolve);
+    return isa >= 0 && isa < OPT_ISA_COUNT && (supported & (1u << isa));
+}
+
+int opt_isa_active(void)
+{
+    pthread_once(&once, resolve);
+    return atomic_load_explicit(&active, memory_order_relaxed);
+}
+
+int opt_isa_force(int isa)
+{
+    if (!opt_isa_supported(isa))
+        return -1;
+    atomic_store_explicit(&active, isa, memory_order_relaxed);
+    return 0;
+}

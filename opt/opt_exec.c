@@ -1,0 +1,177 @@
+/* opt_exec.c - running a plan: the walk over rows that calls the kernels,
+ * split into chunks for the pool when the output is large enough.
+ *
+ * Any range [begin, end) of flat output indices can run on its own, so a
+ * chunk is just a range; chunks are whole multiples of 64 elements, so
+ * threads meet at most on one cache line of dst.  The small-call path
+ * (below opt_parallel_min_bytes) calls run_range directly: no allocation,
+ * no other thread, no atomics beyond the dispatch load.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "opt.h"
+
+/* Defaults, measured on the development machine (opt/README.md): below
+ * 1 MiB of output, waking a second thread costs more than it saves; streams
+ * pay off once the working set no longer fits the last-level cache. */
+#define PARALLEL_MIN_DEFAULT ((size_t)1 << 20)
+#define CHUNK_MIN_BYTES ((size_t)256 << 10)
+
+static atomic_size_t parallel_min, nt_min;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static size_t nt_default(void)
+{
+    long llc = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+    if (llc <= 0)
+        llc = 32L << 20;
+    return (size_t)llc;
+}
+
+static void tuning_init(void)
+{
+    atomic_store(&parallel_min, PARALLEL_MIN_DEFAULT);
+    atomic_store(&nt_min, nt_default());
+}
+
+size_t opt_parallel_min_bytes(void)
+{
+    pthread_once(&once, tuning_init);
+    return atomic_load_explicit(&parallel_min, memory_order_relaxed);
+}
+
+size_t opt_nt_min_bytes(void)
+{
+    pthread_once(&once, tuning_init);
+    return atomic_load_explicit(&nt_min, memory_order_relaxed);
+}
+
+void opt_tuning_force(size_t par, size_t nt)
+{
+    pthread_once(&once, tuning_init);
+    atomic_store(&parallel_min, par ? par : PARALLEL_MIN_DEFAULT);
+    atomic_store(&nt_min, nt ? nt : nt_default());
+}
+
+typedef struct run {
+    const opt_plan *p;
+    const uint8_t *c;
+    const char *t, *e;
+    char *d;
+    size_t w;
+    opt_kernel_fn *kern, *fill, *copy;
+    int nt;
+    int64_t count, chunk;
+} run;
+
+/* One row: the kernel of the plan, or, when cond is constant along the
+ * row, a copy or a fill from whichever input it picks. */
+static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
+                char *d)
+{
+    const int32_t in = x->p->rank - 1;
+    if (x->kern) {
+        x->kern((size_t)len, x->c + off[0] + j * x->p->st[0][in],
+                x->t + (size_t)(off[1] + j * x->p->st[1][in]) * x->w,
+                x->e + (size_t)(off[2] + j * x->p->st[2][in]) * x->w, d,
+                x->nt);
+    } else {
+        const int k = x->c[off[0]] ? 1 : 2; /* COND-NZ-1 */
+        const char *src = k == 1 ? x->t : x->e;
+        if (x->p->st[k][in])
+            x->copy((size_t)len, NULL, src + (size_t)(off[k] + j) * x->w,
+                    NULL, d, x->nt);
+        else
+            x->fill((size_t)len, NULL, src + (size_t)off[k] * x->w, NULL, d,
+                    x->nt);
+    }
+}
+
+static void run_range(const run *x, int64_t begin, int64_t end)
+{
+    const opt_plan *p = x->p;
+    const int32_t outer = p->rank - 1;
+    const int64_t n = p->dims[outer];
+    int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0}, q = begin / n;
+    int64_t j = begin % n, pos = begin;
+    int32_t i;
+    int k;
+
+    for (i = outer - 1; i >= 0; i--) { /* row-major coordinates of begin */
+        idx[i] = q % p->dims[i];
+        q /= p->dims[i];
+        for (k = 0; k < 3; k++)
+            off[k] += idx[i] * p->st[k][i];
+    }
+    while (pos < end) {
+        const int64_t len = n - j < end - pos ? n - j : end - pos;
+        row(x, len, off, j, x->d + (size_t)pos * x->w);
+        pos += len;
+        j = 0;
+        for (i = outer - 1; i >= 0; i--) { /* next row: an odometer */
+            for (k = 0; k < 3; k++)
+                off[k] += p->st[k][i];
+            if (++idx[i] < p->dims[i])
+                break;
+            for (k = 0; k < 3; k++)
+                off[k] -= p->st[k][i] * p->dims[i];
+            idx[i] = 0;
+        }
+    }
+}
+
+static void run_chunk(void *ctx, size_t i)
+{
+    const run *x = (const run *)ctx;
+    const int64_t b = (int64_t)i * x->chunk;
+    run_range(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
+}
+
+static int width_index(size_t w)
+{
+    return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+}
+
+int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
+            const sel_tensor *else_, sel_tensor *dst, size_t w)
+{
+    const int isa = opt_isa_active(), wi = width_index(w);
+    run x;
+    size_t bytes;
+    int threads;
+
+    x.p = p;
+    x.c = (const uint8_t *)cond->data;
+    x.t = (const char *)then_->data;
+    x.e = (const char *)else_->data;
+    x.d = (char *)dst->data;
+    x.w = w;
+    x.kern = p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
+    x.fill = opt_kernel(isa, wi, OPT_K_fill);
+    x.copy = opt_kernel(isa, wi, OPT_K_copy);
+    x.count = 1;
+    for (int32_t i = 0; i < p->rank; i++)
+        x.count *= p->dims[i];
+    bytes = (size_t)x.count * w;
+    x.nt = bytes >= opt_nt_min_bytes();
+
+    threads = bytes >= opt_parallel_min_bytes() ? opt_threads() : 1;
+    if (threads <= 1) {
+        run_range(&x, 0, x.count);
+        return SEL_OK;
+    }
+    /* About four chunks per thread, none under CHUNK_MIN_BYTES: enough to
+     * even out a preempted thread, few enough to keep the counter cold. */
+    x.chunk = (int64_t)(bytes / ((size_t)threads * 4) / w);
+    if ((size_t)x.chunk * w < CHUNK_MIN_BYTES)
+        x.chunk = (int64_t)(CHUNK_MIN_BYTES / w);
+    x.chunk = (x.chunk + 63) & ~(int64_t)63;
+    opt_parallel(run_chunk, &x, (size_t)((x.count + x.chunk - 1) / x.chunk),
+                 threads);
+    return SEL_OK;
+}

@@ -1,0 +1,77 @@
+/* opt_kernels.h - the kernel table of the optimized backend, as X-macros.
+ * One row per (ISA, element width, loop kind); expanded for declarations
+ * (here), the dispatch table (opt_dispatch.c), the kernel test and the bench.
+ *
+ * A kernel moves bits, so it is chosen by element width, never by dtype:
+ * x8, x16, x32, x64.  The loop kinds say which operands advance along the
+ * inner (contiguous) axis and which stay put ("v" vector, "s" scalar), in
+ * the order cond, then, else:
+ *   vvv   d[i] = c[i] ? t[i] : e[i]
+ *   vsv   d[i] = c[i] ? t[0] : e[i]       (then broadcast along the row)
+ *   vvs   d[i] = c[i] ? t[i] : e[0]       (else broadcast: attention masks)
+ *   vss   d[i] = c[i] ? t[0] : e[0]
+ *   fill  d[i] = t[0]                     (cond constant on the row)
+ *   copy  d[i] = t[i]                     (cond constant on the row)
+ * c, e are unused by fill and copy.  Any nonzero cond byte is true
+ * (COND-NZ-1).  No alignment is assumed (IO-ALIGN-1); d may equal t or e
+ * (in place, IO-ALIAS-1) but overlap them no other way.  nt asks for
+ * non-temporal stores (the caller decides; a kernel may ignore it and
+ * must then not leave stores unfenced).
+ */
+#ifndef OPT_KERNELS_H
+#define OPT_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void opt_kernel_fn(size_t n, const uint8_t *c, const void *t,
+                           const void *e, void *d, int nt);
+
+/* Loop kinds, in table order. */
+#define OPT_KIND_LIST(X) X(vvv) X(vsv) X(vvs) X(vss) X(fill) X(copy)
+enum {
+#define OPT_KIND_ENUM(k) OPT_K_##k,
+    OPT_KIND_LIST(OPT_KIND_ENUM)
+#undef OPT_KIND_ENUM
+    OPT_K_COUNT
+};
+
+/* Element widths in bits, in table order (index = log2(bytes)). */
+#define OPT_WIDTH_LIST(X) X(8) X(16) X(32) X(64)
+#define OPT_WIDTH_COUNT 4
+
+/* ISA levels, lowest first.  Only the scalar level exists off x86-64. */
+#if defined(__x86_64__)
+#define OPT_ISA_LIST(X) X(scalar) X(sse2) X(avx2) X(avx512)
+#else
+#define OPT_ISA_LIST(X) X(scalar)
+#endif
+enum {
+#define OPT_ISA_ENUM(i) OPT_ISA_##i,
+    OPT_ISA_LIST(OPT_ISA_ENUM)
+#undef OPT_ISA_ENUM
+    OPT_ISA_COUNT
+};
+
+/* Every kernel: X(isa, bits, kind).  Named opt_x<bits>_<kind>__<isa>. */
+#define OPT_KERNELS_OF_WIDTH(X, isa, bits)                                  \
+    X(isa, bits, vvv) X(isa, bits, vsv) X(isa, bits, vvs) X(isa, bits, vss) \
+    X(isa, bits, fill) X(isa, bits, copy)
+#define OPT_KERNELS_OF_ISA(X, isa)                                          \
+    OPT_KERNELS_OF_WIDTH(X, isa, 8) OPT_KERNELS_OF_WIDTH(X, isa, 16)        \
+    OPT_KERNELS_OF_WIDTH(X, isa, 32) OPT_KERNELS_OF_WIDTH(X, isa, 64)
+#if defined(__x86_64__)
+#define OPT_KERNELS(X)                                                      \
+    OPT_KERNELS_OF_ISA(X, scalar) OPT_KERNELS_OF_ISA(X, sse2)               \
+    OPT_KERNELS_OF_ISA(X, avx2) OPT_KERNELS_OF_ISA(X, avx512)
+#else
+#define OPT_KERNELS(X) OPT_KERNELS_OF_ISA(X, scalar)
+#endif
+
+#define OPT_KERNEL_NAME(isa, bits, kind) opt_x##bits##_##kind##__##isa
+#define OPT_KERNEL_DECL(isa, bits, kind) \
+    opt_kernel_fn OPT_KERNEL_NAME(isa, bits, kind);
+OPT_KERNELS(OPT_KERNEL_DECL)
+#undef OPT_KERNEL_DECL
+
+#endif

@@ -1,0 +1,151 @@
+/* opt_ktest.c - unit test of every kernel in the table the CPU can run:
+ * each width and kind, streams on and off, lengths 0..300 and around
+ * multiples of 16/32/64, misaligned buffers, cond bytes 0/1/2/0x80/0xff,
+ * in place, a poisoned dst with guard bytes, compared byte for byte with a
+ * plain loop.  TAP on stdout, one line per kernel and store mode; kernels
+ * of an ISA the CPU lacks are skipped with the reason.  Exit 1 on failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+
+#define GUARD 64
+#define MAXN 1200
+#define POISON 0xa5
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+static const uint8_t cond_bytes[] = {0, 1, 2, 0x80, 0xff};
+
+static const char *const kind_names[] = {
+#define KN(k) #k,
+    OPT_KIND_LIST(KN)
+#undef KN
+};
+
+/* The obvious loop the kernels must equal (see opt_kernels.h). */
+static void expect(int kind, size_t w, size_t n, const uint8_t *c,
+                   const uint8_t *t, const uint8_t *e, uint8_t *d)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const uint8_t *tp = t + (kind == OPT_K_vsv || kind == OPT_K_vss ||
+                                 kind == OPT_K_fill ? 0 : i * w);
+        const uint8_t *ep = e + (kind == OPT_K_vvs || kind == OPT_K_vss
+                                     ? 0 : i * w);
+        int take_t = kind == OPT_K_fill || kind == OPT_K_copy || c[i];
+        memcpy(d + i * w, take_t ? tp : ep, w);
+    }
+}
+
+/* Buffers big enough for MAXN 8-byte elements at any offset, with guards. */
+static uint8_t cbuf[MAXN + 2 * GUARD + 64], tbuf[MAXN * 8 + 2 * GUARD + 64],
+    ebuf[MAXN * 8 + 2 * GUARD + 64], dbuf[MAXN * 8 + 2 * GUARD + 64],
+    want[MAXN * 8], t0[MAXN * 8], e0[MAXN * 8];
+
+/* One call; in place 1 runs with d == t, 2 with d == e.  Returns 0 when the
+ * output and both guards are right, else prints the first difference. */
+static int one(opt_kernel_fn *k, const char *name, int kind, size_t w,
+               size_t n, size_t off, int pattern, int nt, int inplace)
+{
+    uint8_t *c = cbuf + GUARD + off % 61, *t = tbuf + GUARD + off % 59;
+    uint8_t *e = ebuf + GUARD + off % 53, *d = dbuf + GUARD + off % 67;
+    size_t i, bytes = n * w;
+
+    for (i = 0; i < n; i++)
+        c[i] = pattern == 0 ? cond_bytes[next() % 5]
+               : pattern == 1 ? 0 : cond_bytes[1 + next() % 4];
+    for (i = 0; i < (bytes > w ? bytes : w); i++)
+        t0[i] = (uint8_t)next(), e0[i] = (uint8_t)next();
+    memcpy(t, t0, bytes > w ? bytes : w);
+    memcpy(e, e0, bytes > w ? bytes : w);
+    memset(dbuf, POISON, bytes + 2 * GUARD + 64);
+    if (inplace == 1)
+        d = t;
+    if (inplace == 2)
+        d = e;
+    expect(kind, w, n, c, t0, e0, want);
+    k(n, c, t, e, d, nt);
+    for (i = 0; i < bytes; i++)
+        if (d[i] != want[i]) {
+            printf("# %s nt=%d n=%zu off=%zu inplace=%d: byte %zu (element "
+                   "%zu, cond 0x%02x) is 0x%02x, want 0x%02x\n", name, nt, n,
+                   off, inplace, i, i / w, c[i / w], d[i], want[i]);
+            return 1;
+        }
+    if (!inplace)
+        for (i = 0; i < bytes + 2 * GUARD + 64; i++) {
+            const uint8_t *p = dbuf + i;
+            if ((p < d || p >= d + bytes) && *p != POISON) {
+                printf("# %s nt=%d n=%zu off=%zu: wrote %td bytes outside "
+                       "dst\n", name, nt, n, off, p < d ? p - d : p - (d + bytes));
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static size_t lengths[600];
+
+static size_t make_lengths(void)
+{
+    size_t m, n = 0, k;
+    int dlt;
+    for (k = 0; k <= 300; k++)
+        lengths[n++] = k;
+    for (m = 16; m <= 64; m *= 2)
+        for (k = 5; k * m + 3 < MAXN; k += 3)
+            for (dlt = -2; dlt <= 2; dlt++)
+                lengths[n++] = k * m + (size_t)dlt;
+    lengths[n++] = MAXN;
+    return n;
+}
+
+int main(void)
+{
+    const size_t nlen = make_lengths();
+    int isa, wi, kind, nt, tests = 0, failed = 0;
+
+    printf("TAP version 13\n1..%d\n", OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2);
+    for (isa = 0; isa < OPT_ISA_COUNT; isa++)
+        for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
+            for (kind = 0; kind < OPT_K_COUNT; kind++)
+                for (nt = 0; nt < 2; nt++) {
+                    opt_kernel_fn *k = opt_kernel(isa, wi, kind);
+                    const size_t w = (size_t)1 << wi;
+                    char name[64];
+                    int bad = 0;
+                    size_t li;
+
+                    snprintf(name, sizeof name, "x%zu_%s__%s", w * 8,
+                             kind_names[kind], opt_isa_name(isa));
+                    tests++;
+                    if (!opt_isa_supported(isa)) {
+                        printf("ok %d - %s nt=%d # SKIP %s: this CPU/OS "
+                               "cannot run it\n", tests, name, nt,
+                               opt_isa_name(isa));
+                        continue;
+                    }
+                    for (li = 0; li < nlen && !bad; li++) {
+                        const size_t n = lengths[li];
+                        bad |= one(k, name, kind, w, n, li * 7 + n, (int)(li % 3), nt, 0);
+                        /* In place with every operand that advances. */
+                        if (kind == OPT_K_vvv || kind == OPT_K_vvs || kind == OPT_K_copy)
+                            bad |= one(k, name, kind, w, n, li, 0, nt, 1);
+                        if (kind == OPT_K_vvv || kind == OPT_K_vsv)
+                            bad |= one(k, name, kind, w, n, li, 0, nt, 2);
+                    }
+                    failed += bad;
+                    printf("%s %d - %s nt=%d\n", bad ? "not ok" : "ok", tests,
+                           name, nt);
+                }
+    return failed != 0;
+}

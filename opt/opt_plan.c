@@ -1,0 +1,88 @@
+/* opt_plan.c - broadcast planning: turn a validated call into an outer walk
+ * and one inner row, with as few axes as possible, so that almost every real
+ * call runs a kernel over long contiguous rows.
+ *
+ * Steps: give each operand an element stride on every output axis (0 where
+ * it broadcasts: a missing axis or a dim of 1); drop output axes of size 1;
+ * merge neighbouring axes wherever every operand steps across both as over
+ * one (stride[i] == stride[i+1] * dim[i+1], which also merges two broadcast
+ * axes, 0 == 0 * dim).  The inner stride of each operand is then 0 or 1, and
+ * names the kernel.  Examples (then/else [B,H,S,S] unless said):
+ *   same shapes                        -> [N]        dense, vvv
+ *   else a scalar                      -> [N]        vvs
+ *   cond [1,1,S,S], else scalar        -> [B*H, S*S] row repeat, vvs
+ *   cond [4096,1] vs [4096,1024]       -> [4096, 1024] cond constant per row
+ *   cond [1024] vs [4096,1024]         -> [4096, 1024] row repeat, vvv
+ */
+#include "opt.h"
+
+/* Operand k's element strides over the output's axes (as in the rule of
+ * strides: dense row-major, 0 on axes where it has a 1 or no axis). */
+static void place(const opt_geom *g, int k, int64_t *st)
+{
+    const opt_dims *s = &g->in[k];
+    int64_t step = 1;
+    int32_t i;
+
+    for (i = 0; i < g->out.rank; i++)
+        st[i] = 0;
+    for (i = s->rank - 1; i >= 0; i--) {
+        if (s->d[i] != 1) /* pdpd's trailing 1s may lie past the end */
+            st[g->first[k] + i] = step;
+        step *= s->d[i];
+    }
+}
+
+void opt_plan_make(const opt_geom *g, opt_plan *p)
+{
+    int64_t st[3][SEL_MAX_RANK];
+    int32_t i, r = 0;
+    int k, cs, ts, es;
+
+    for (k = 0; k < 3; k++)
+        place(g, k, st[k]);
+    for (i = 0; i < g->out.rank; i++) {
+        if (g->out.d[i] == 1)
+            continue; /* a size-1 axis moves nothing */
+        if (r > 0 && p->st[0][r - 1] == st[0][i] * g->out.d[i] &&
+            p->st[1][r - 1] == st[1][i] * g->out.d[i] &&
+            p->st[2][r - 1] == st[2][i] * g->out.d[i]) {
+            p->dims[r - 1] *= g->out.d[i]; /* coalesce into the previous */
+            for (k = 0; k < 3; k++)
+                p->st[k][r - 1] = st[k][i];
+            continue;
+        }
+        p->dims[r] = g->out.d[i];
+        for (k = 0; k < 3; k++)
+            p->st[k][r] = st[k][i];
+        r++;
+    }
+    if (r == 0) { /* one element: any stride reads it */
+        p->dims[0] = 1;
+        for (k = 0; k < 3; k++)
+            p->st[k][0] = 1;
+        r = 1;
+    }
+    p->rank = r;
+
+    cs = p->st[0][r - 1] != 0, ts = p->st[1][r - 1] != 0;
+    es = p->st[2][r - 1] != 0;
+    p->kind = !cs         ? -1
+              : ts && es  ? OPT_K_vvv
+              : !ts && es ? OPT_K_vsv
+              : ts        ? OPT_K_vvs
+                          : OPT_K_vss;
+    if (r == 1)
+        p->shape = cs && ts && es ? OPT_SHAPE_DENSE : OPT_SHAPE_SCALAR;
+    else if (r == 2)
+        p->shape = cs ? OPT_SHAPE_ROWREP : OPT_SHAPE_COLREP;
+    else
+        p->shape = OPT_SHAPE_STRIDED;
+}
+
+const char *opt_shape_name(int shape)
+{
+    static const char *const n[] = {"dense", "scalar", "rowrep", "colrep",
+                                    "strided"};
+    return shape >= 0 && shape <= OPT_SHAPE_STRIDED ? n[shape] : "?";
+}

@@ -1,0 +1,221 @@
+/* opt_shape.c - the optimized backend's own validation and shape inference
+ * (opt never includes ref/).  Statuses follow spec/select.md in the order of
+ * ERR-ORDER-1; harness/difftest.c checks that they equal the reference's.
+ *
+ * Everything here is O(rank) on at most SEL_MAX_RANK dims, with no
+ * allocation: it runs on every call, including the 64-element ones.
+ */
+#include "opt.h"
+
+/* SHAPE-RANK-1, SHAPE-NEG-1, SHAPE-OVF-1 for one tensor. */
+static int read_dims(const sel_tensor *t, opt_dims *s, int64_t *count)
+{
+    const int64_t size = (int64_t)sel_dtype_size(t->dtype);
+    int64_t n = 1, limit = INT64_MAX / size;
+    int zero = 0;
+    int32_t i;
+
+    if (t->rank < 0 || t->rank > SEL_MAX_RANK)
+        return SEL_ERR_SHAPE;
+    if ((uint64_t)limit > SIZE_MAX / (uint64_t)size)
+        limit = (int64_t)(SIZE_MAX / (uint64_t)size); /* 32-bit size_t */
+    s->rank = t->rank;
+    for (i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return SEL_ERR_SHAPE;
+        s->d[i] = t->dims[i];
+        zero |= t->dims[i] == 0;
+    }
+    for (i = 0; i < t->rank && !zero; i++) { /* a 0 dim makes any product 0 */
+        if (n > limit / s->d[i])
+            return SEL_ERR_SHAPE;
+        n *= s->d[i];
+    }
+    *count = zero ? 0 : n;
+    return SEL_OK;
+}
+
+/* Dim i counted from the right; 1 past the left end (BC-NUMPY-2). */
+static int64_t rdim(const opt_dims *s, int32_t i)
+{
+    return i < s->rank ? s->d[s->rank - 1 - i] : 1;
+}
+
+/* acc <- numpy broadcast of acc and s: BC-NUMPY-1, -2, -4. */
+static int numpy_merge(opt_dims *acc, const opt_dims *s)
+{
+    const int32_t r = acc->rank > s->rank ? acc->rank : s->rank;
+    int64_t out[SEL_MAX_RANK];
+    int32_t i;
+
+    for (i = 0; i < r; i++) {
+        const int64_t a = rdim(acc, i), b = rdim(s, i);
+        if (a != b && a != 1 && b != 1)
+            return SEL_ERR_SHAPE; /* 0 against n > 1 lands here too */
+        out[r - 1 - i] = a == 1 ? b : a;
+    }
+    acc->rank = r;
+    for (i = 0; i < r; i++)
+        acc->d[i] = out[i];
+    return SEL_OK;
+}
+
+/* BC-NUMPY-3: cond fits res one way and never changes it. */
+static int numpy_oneway(const opt_dims *res, const opt_dims *c)
+{
+    int32_t i;
+    if (c->rank > res->rank)
+        return SEL_ERR_SHAPE;
+    for (i = 0; i < c->rank; i++)
+        if (rdim(c, i) != 1 && rdim(c, i) != rdim(res, i))
+            return SEL_ERR_SHAPE;
+    return SEL_OK;
+}
+
+/* pdpd: b merges one way into a at axis (BC-PDPD-1..6).  The axis of -1 is
+ * taken from b's full rank (BC-PDPD-2); trailing 1s of b are then dropped
+ * before the fit is checked (BC-PDPD-4), so they may hang past a's end. */
+static int pdpd_merge(const opt_dims *a, const opt_dims *b, int32_t axis,
+                      int32_t *first)
+{
+    int32_t len = b->rank, i;
+
+    if (b->rank > a->rank)
+        return SEL_ERR_SHAPE; /* BC-PDPD-6 */
+    if (axis == -1)
+        axis = a->rank - b->rank;
+    while (len > 0 && b->d[len - 1] == 1)
+        len--;
+    if ((int64_t)axis + len > a->rank)
+        return SEL_ERR_SHAPE; /* BC-PDPD-3 */
+    for (i = 0; i < len; i++)
+        if (b->d[i] != 1 && b->d[i] != a->d[axis + i])
+            return SEL_ERR_SHAPE; /* BC-PDPD-1 */
+    *first = axis;
+    return SEL_OK;
+}
+
+static int same_dims(const opt_dims *a, int32_t rank, const int64_t *d)
+{
+    int32_t i;
+    if (a->rank != rank)
+        return 0;
+    for (i = 0; i < rank; i++)
+        if (a->d[i] != d[i])
+            return 0;
+    return 1;
+}
+
+/* SHAPE-OVF-1 for the output, which broadcasting can make larger than
+ * every input (then 2^40x1, else 1x2^40). */
+static int out_count(opt_geom *g, size_t size)
+{
+    const int64_t limit = (int64_t)((uint64_t)INT64_MAX / size < SIZE_MAX / size
+                                        ? (uint64_t)INT64_MAX / size
+                                        : SIZE_MAX / size);
+    int64_t n = 1;
+    int32_t i;
+
+    for (i = 0; i < g->out.rank; i++)
+        if (g->out.d[i] == 0) {
+            g->count = 0;
+            return SEL_OK;
+        }
+    for (i = 0; i < g->out.rank; i++) {
+        if (n > limit / g->out.d[i])
+            return SEL_ERR_SHAPE;
+        n *= g->out.d[i];
+    }
+    g->count = n;
+    return SEL_OK;
+}
+
+int opt_check(const sel_tensor *cond, const sel_tensor *then_,
+              const sel_tensor *else_, sel_broadcast b, const sel_tensor *dst,
+              opt_geom *g)
+{
+    const sel_tensor *t[4] = {cond, then_, else_, dst};
+    int k, st;
+
+    for (k = 0; k < (dst ? 4 : 3); k++) /* ARG-NULL-1 */
+        if (!t[k] || (t[k]->rank != 0 && !t[k]->dims))
+            return SEL_ERR_ARG;
+    if (b.type != SEL_BROADCAST_NONE && b.type != SEL_BROADCAST_NUMPY &&
+        b.type != SEL_BROADCAST_PDPD)
+        return SEL_ERR_ATTR; /* ARG-ATTR-1 */
+    if (b.type == SEL_BROADCAST_PDPD && b.axis < -1)
+        return SEL_ERR_ATTR; /* BC-PDPD-3 */
+    for (k = 0; k < 3; k++)
+        if (sel_dtype_size(t[k]->dtype) == 0)
+            return SEL_ERR_DTYPE; /* DT-UNKNOWN-1 */
+    if (cond->dtype != SEL_DT_BOOLEAN || then_->dtype != else_->dtype ||
+        (dst && dst->dtype != then_->dtype))
+        return SEL_ERR_DTYPE; /* DT-COND-1, DT-SAME-1, DT-DST-1 */
+    for (k = 0; k < 3; k++)
+        if ((st = read_dims(t[k], &g->in[k], &g->in_count[k])) != SEL_OK)
+            return st;
+
+    g->out = g->in[1];
+    g->first[1] = 0;
+    switch (b.type) {
+    case SEL_BROADCAST_NONE: /* BC-NONE-1 */
+        if (!same_dims(&g->in[0], g->out.rank, g->out.d) ||
+            !same_dims(&g->in[2], g->out.rank, g->out.d))
+            return SEL_ERR_SHAPE;
+        g->first[0] = g->first[2] = 0;
+        break;
+    case SEL_BROADCAST_PDPD: /* BC-PDPD-1, BC-PDPD-5: then's shape stays */
+        if ((st = pdpd_merge(&g->out, &g->in[2], b.axis, &g->first[2])) ||
+            (st = pdpd_merge(&g->out, &g->in[0], b.axis, &g->first[0])))
+            return st;
+        break;
+    default:
+        if ((st = numpy_merge(&g->out, &g->in[2])))
+            return st;
+        st = b.flags & SEL_COND_BIDIRECTIONAL
+                 ? numpy_merge(&g->out, &g->in[0])   /* BC-NUMPY-5 */
+                 : numpy_oneway(&g->out, &g->in[0]); /* BC-NUMPY-3 */
+        if (st)
+            return st;
+        for (k = 0; k < 3; k++)
+            g->first[k] = g->out.rank - g->in[k].rank;
+    }
+    if ((st = out_count(g, sel_dtype_size(then_->dtype))))
+        return st;
+    if (dst && !same_dims(&g->out, dst->rank, dst->dims))
+        return SEL_ERR_SHAPE; /* SHAPE-DST-1 */
+    return SEL_OK;
+}
+
+/* [a, a+na) and [b, b+nb) share a byte; empty ranges share none. */
+static int overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return na && nb && x < y + nb && y < x + na;
+}
+
+int opt_check_data(const sel_tensor *cond, const sel_tensor *then_,
+                   const sel_tensor *else_, const sel_tensor *dst,
+                   const opt_geom *g)
+{
+    const sel_tensor *in[3] = {cond, then_, else_};
+    const size_t w = sel_dtype_size(then_->dtype);
+    const size_t bytes = (size_t)g->count * w;
+    int k;
+
+    for (k = 0; k < 3; k++) /* ARG-NULL-1: data of a non-empty input */
+        if (!in[k]->data && g->in_count[k] != 0)
+            return SEL_ERR_ARG;
+    if (g->count == 0)
+        return SEL_OK; /* IO-ZERO-1: nothing to write, dst->data unused */
+    if (!dst->data)
+        return SEL_ERR_ARG;
+    if (overlap(dst->data, bytes, cond->data, (size_t)g->in_count[0]))
+        return SEL_ERR_ARG; /* IO-ALIAS-2: never cond */
+    for (k = 1; k < 3; k++) /* IO-ALIAS-1: the same buffer with dst's shape */
+        if (overlap(dst->data, bytes, in[k]->data, (size_t)g->in_count[k] * w) &&
+            !(dst->data == in[k]->data &&
+              same_dims(&g->in[k], g->out.rank, g->out.d)))
+            return SEL_ERR_ARG; /* IO-ALIAS-2 */
+    return SEL_OK;
+}

@@ -1,0 +1,195 @@
+/* opt_vloop.h - the one loop every SIMD kernel file expands (a template by
+ * macros, like SLEEF's helper headers): a file defines a fixed vocabulary
+ * for its ISA, includes this, and gets all 24 kernels of the table.
+ *
+ * Vocabulary a file defines before including (bits = 8, 16, 32, 64):
+ *   OPT_ISA              the ISA token of the table (sse2, avx2, avx512)
+ *   VT, VBYTES           the vector type and its size in bytes
+ *   vzero() vloadu(p) vstoreu(p, v) vstream(p, v) vfence()
+ *   mask<bits>_t         what cond becomes for one vector of elements
+ *   cmask<bits>(c)       the mask of VBYTES/(bits/8) cond bytes at c;
+ *                        nonzero bytes are true (COND-NZ-1)
+ *   vpick<bits>(m, t, e) lanes of t where cond was true, else of e: a
+ *                        bitwise blend, never arithmetic (BITS-1)
+ *   vsplat<bits>(p)      the element at p in every lane
+ *   OPT_MASKED_TAIL      1: the file defines part<bits>() and
+ *                        partfill<bits>() for fewer than one vector of
+ *                        elements (AVX-512 masks); 0: this header supplies
+ *                        scalar ones and rows of at least a vector finish
+ *                        with one overlapping vector instead.
+ *
+ * Why the overlapping last vector is safe in place (d == t or d == e, rule
+ * IO-ALIAS-1): element i of d depends only on element i of the inputs, so
+ * recomputing an element already written yields the same bytes.
+ */
+#ifndef OPT_ISA
+#error "define the ISA vocabulary before including opt_vloop.h"
+#endif
+
+#include <string.h>
+
+#define VL_KNAME(isa, bits, kind) OPT_KERNEL_NAME(isa, bits, kind)
+#define VL_ALWAYS static inline __attribute__((always_inline))
+
+/* One kernel family per element width. */
+#define VL_WIDTH(bits)                                                       \
+    VL_PARTS(bits)                                                           \
+    VL_ALWAYS VT step##bits(const uint8_t *c, const char *t, const char *e,  \
+                            size_t i, int ts, int es, VT tv, VT ev)          \
+    {                                                                        \
+        return vpick##bits(cmask##bits(c + i),                               \
+                           ts ? tv : vloadu(t + i * (bits / 8)),             \
+                           es ? ev : vloadu(e + i * (bits / 8)));            \
+    }                                                                        \
+    VL_ALWAYS void sel##bits(size_t n, const uint8_t *c, const char *t,      \
+                             const char *e, char *d, const int ts,           \
+                             const int es, int nt)                           \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        const VT tv = ts ? vsplat##bits(t) : vzero();                        \
+        const VT ev = es ? vsplat##bits(e) : vzero();                        \
+        size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        if (nt && mis % w)                                                   \
+            nt = 0; /* elements never meet the alignment streams need */     \
+        if (nt && mis) { /* peel up to the first aligned vector */           \
+            i = (VBYTES - mis) / w;                                          \
+            i = i < n ? i : n;                                               \
+            part##bits(i, c, t, e, d, ts, es, tv, ev);                       \
+        }                                                                    \
+        if (nt) {                                                            \
+            for (; i + lanes <= n; i += lanes)                               \
+                vstream(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
+            vfence(); /* streams are weakly ordered: publish them */         \
+        } else {                                                             \
+            for (; i + lanes <= n; i += lanes)                               \
+                vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
+        }                                                                    \
+        if (i == n)                                                          \
+            return;                                                          \
+        if (!OPT_MASKED_TAIL && n >= lanes) {                                \
+            i = n - lanes;                                                   \
+            vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));      \
+            return;                                                          \
+        }                                                                    \
+        part##bits(n - i, c + i, ts ? t : t + i * w, es ? e : e + i * w,     \
+                   d + i * w, ts, es, tv, ev);                               \
+    }                                                                        \
+    VL_ALWAYS void fill##bits(size_t n, const char *t, char *d, int nt)      \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        const VT tv = vsplat##bits(t);                                       \
+        size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        if (nt && mis % w)                                                   \
+            nt = 0;                                                          \
+        if (nt && mis) {                                                     \
+            i = (VBYTES - mis) / w;                                          \
+            i = i < n ? i : n;                                               \
+            partfill##bits(i, t, d, tv);                                     \
+        }                                                                    \
+        if (nt) {                                                            \
+            for (; i + lanes <= n; i += lanes)                               \
+                vstream(d + i * w, tv);                                      \
+            vfence();                                                        \
+        } else {                                                             \
+            for (; i + lanes <= n; i += lanes)                               \
+                vstoreu(d + i * w, tv);                                      \
+        }                                                                    \
+        if (i == n)                                                          \
+            return;                                                          \
+        if (!OPT_MASKED_TAIL && n >= lanes) {                                \
+            vstoreu(d + (n - lanes) * w, tv);                                \
+            return;                                                          \
+        }                                                                    \
+        partfill##bits(n - i, t, d + i * w, tv);                             \
+    }                                                                        \
+    void VL_KNAME(OPT_ISA, bits, vvv)(size_t n, const uint8_t *c,            \
+                                      const void *t, const void *e, void *d, \
+                                      int nt)                                \
+    {                                                                        \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 0, 0,   \
+                  nt);                                                       \
+    }                                                                        \
+    void VL_KNAME(OPT_ISA, bits, vsv)(size_t n, const uint8_t *c,            \
+                                      const void *t, const void *e, void *d, \
+                                      int nt)                                \
+    {                                                                        \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 1, 0,   \
+                  nt);                                                       \
+    }                                                                        \
+    void VL_KNAME(OPT_ISA, bits, vvs)(size_t n, const uint8_t *c,            \
+                                      const void *t, const void *e, void *d, \
+                                      int nt)                                \
+    {                                                                        \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 0, 1,   \
+                  nt);                                                       \
+    }                                                                        \
+    void VL_KNAME(OPT_ISA, bits, vss)(size_t n, const uint8_t *c,            \
+                                      const void *t, const void *e, void *d, \
+                                      int nt)                                \
+    {                                                                        \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 1, 1,   \
+                  nt);                                                       \
+    }                                                                        \
+    void VL_KNAME(OPT_ISA, bits, fill)(size_t n, const uint8_t *c,           \
+                                       const void *t, const void *e,         \
+                                       void *d, int nt)                      \
+    {                                                                        \
+        (void)c, (void)e;                                                    \
+        fill##bits(n, (const char *)t, (char *)d, nt);                       \
+    }                                                                        \
+    void VL_KNAME(OPT_ISA, bits, copy)(size_t n, const uint8_t *c,           \
+                                       const void *t, const void *e,         \
+                                       void *d, int nt)                      \
+    {                                                                        \
+        (void)c, (void)e;                                                    \
+        copy_bytes(n * (bits / 8), (const char *)t, (char *)d, nt);          \
+    }
+
+/* Scalar partial vectors for ISAs without masked stores. */
+#if OPT_MASKED_TAIL
+#define VL_PARTS(bits)
+#else
+#define VL_PARTS(bits)                                                       \
+    VL_ALWAYS void part##bits(size_t k, const uint8_t *c, const char *t,     \
+                              const char *e, char *d, int ts, int es, VT tv, \
+                              VT ev)                                         \
+    {                                                                        \
+        const size_t w = bits / 8;                                           \
+        size_t j;                                                            \
+        (void)tv, (void)ev;                                                  \
+        for (j = 0; j < k; j++)                                              \
+            memcpy(d + j * w, c[j] ? (ts ? t : t + j * w)                    \
+                                   : (es ? e : e + j * w), w);               \
+    }                                                                        \
+    VL_ALWAYS void partfill##bits(size_t k, const char *t, char *d, VT tv)   \
+    {                                                                        \
+        const size_t w = bits / 8;                                           \
+        size_t j;                                                            \
+        (void)tv;                                                            \
+        for (j = 0; j < k; j++)                                              \
+            memcpy(d + j * w, t, w);                                         \
+    }
+#endif
+
+/* Row copies (cond constant on the row): memcpy is as fast as anything in
+ * cache; past the last-level cache, streams skip the read-for-ownership. */
+static void copy_bytes(size_t n, const char *s, char *d, int nt)
+{
+    size_t i = 0, mis = (uintptr_t)d % VBYTES;
+    if (d == s || n == 0)
+        return; /* in place: the row is already there */
+    if (!nt) {
+        memcpy(d, s, n);
+        return;
+    }
+    if (mis) {
+        i = VBYTES - mis < n ? VBYTES - mis : n;
+        memcpy(d, s, i);
+    }
+    for (; i + VBYTES <= n; i += VBYTES)
+        vstream(d + i, vloadu(s + i));
+    vfence();
+    memcpy(d + i, s + i, n - i);
+}
+
+OPT_WIDTH_LIST(VL_WIDTH)
