@@ -33,6 +33,7 @@ include harness/build.mk
 include examples/build.mk
 include cases/build.mk
 include harness/bench.mk
+include harness/ffi.mk
 
 # After the fragments, so that $(ALL) is complete.
 all: $(O)/.deps-ok $(ALL)
