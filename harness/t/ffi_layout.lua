@@ -16,10 +16,12 @@ if not layout_file then
     io.stderr:write("usage: luajit ffi_layout.lua LAYOUT_FILE [MODULE_DIR]\n")
     os.exit(2)
 end
-if not module_dir then
-    module_dir = (arg[0]:match("^(.*)/t/[^/]*$") or "harness")
-end
-package.path = module_dir .. "/?.lua;" .. package.path
+-- MODULE_DIR (the negative test's mutants) first, then harness/ for
+-- selcheck_values.lua, which the mutants share.
+local harness_dir = arg[0]:match("^(.*)/t/[^/]*$") or "harness"
+module_dir = module_dir or harness_dir
+package.path = module_dir .. "/?.lua;" .. harness_dir .. "/?.lua;"
+    .. package.path
 local sel = require "selcheck"
 
 local diffs = {}
