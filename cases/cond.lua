@@ -10,6 +10,8 @@
 -- testing `== 1`, the low bit or the sign bit fails one of them), 0x7f and
 -- 0xff, random nonzero bytes, and a broadcast cond of 0x80.
 
+local SHAPE = {status = "SEL_ERR_SHAPE"}  -- every invalid shape here
+
 local WIDTH = {"u8", "f16", "f32", "f64"}
 local PATTERNS = {"all_true", "all_false", "alternating", "random", "runs"}
 local SIZES = {63, 64, 65, 1031}
@@ -29,7 +31,7 @@ local BC = {
   {"row", "33:5x33:5x33", "runs", {5, 33}},
   {"column", "5x1:5x33:5x33", "alternating", {5, 33}},
   {"dense_with_scalar_data", "5x33:_:_",
-   "random", {oneway = "invalid", bidirectional = {5, 33}}},
+   "random", {oneway = SHAPE, bidirectional = {5, 33}}},
   {"dense_with_broadcast_data", "5x33:5x1:1x33", "runs", {5, 33}},
 }
 for _, b in ipairs(BC) do

@@ -11,6 +11,8 @@
 -- run with a broadcast (scalar else, scalar cond) and at byte offsets
 -- 1, 2, 3 and 7 (IO-ALIGN-1).
 
+local SHAPE = {status = "SEL_ERR_SHAPE"}  -- every invalid shape here
+
 local WIDTH = {"u8", "f16", "f32", "f64"}
 
 -- Rank 0 in every position, in every mode that allows it.
@@ -19,7 +21,7 @@ local R0 = {
   {"cond", "_:5:5", {5}},
   {"then", "5:_:5", {5}},
   {"else", "5:5:_", {5}},
-  {"then_else", "5:_:_", {oneway = "invalid", bidirectional = {5}}},
+  {"then_else", "5:_:_", {oneway = SHAPE, bidirectional = {5}}},
   {"cond_else", "_:5:_", {5}},
   {"cond_then", "_:_:5", {5}},
 }
@@ -42,7 +44,7 @@ case{ id = "rank0_then_pdpd", rules = {"SHAPE-RANK0-1", "BC-PDPD-6"}, mode = "pd
 local Z = {
   {"zero_1d", "0:0:0", {0}},
   {"zero_vs_one", "1:0:1", {0}},
-  {"zero_cond_one_data", "0:1:1", {oneway = "invalid", bidirectional = {0}}},
+  {"zero_cond_one_data", "0:1:1", {oneway = SHAPE, bidirectional = {0}}},
   {"zero_inner", "1x0:3x0:3x1", {3, 0}},
   {"zero_outer", "0x1:0x7:1x7", {0, 7}},
   {"zero_middle_r4", "2x1x3x1:2x0x3x5:1x1x1x5", {2, 0, 3, 5}},
@@ -83,7 +85,7 @@ local LONG = {
   {"long_outer_column_broadcast", "4099x1:4099x3:4099x1", {4099, 3}},
   {"outer_product", "1:1x2053:257x1", {257, 2053}},
   {"outer_product_cond", "257x1:1x2053:_",
-   {oneway = "invalid", bidirectional = {257, 2053}}},
+   {oneway = SHAPE, bidirectional = {257, 2053}}},
   {"inner_1_outer_long", "4097x1:4097x1:1x1", {4097, 1}},
 }
 for _, l in ipairs(LONG) do

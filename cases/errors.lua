@@ -56,8 +56,8 @@ for _, t in ipairs(T) do
   case{ id = "rank_negative_" .. t, rules = {"SHAPE-RANK-1"}, dtypes = {"f32"},
         shapes = sh, expect = SHAPE }
   sh = {cond = {2, 3}, x = {2, 3}, y = {2, 3}}
-  sh[t] = {rank = 100, fill = 1}
-  case{ id = "rank100_" .. t, rules = {"SHAPE-RANK-1"}, dtypes = {"f32"},
+  sh[t] = {rank = 16, fill = 1}   -- the harness's cap on requests
+  case{ id = "rank16_" .. t, rules = {"SHAPE-RANK-1"}, dtypes = {"f32"},
         shapes = sh, expect = SHAPE }
 end
 case{ id = "rank9_dst", rules = {"SHAPE-RANK-1", "SHAPE-DST-1"}, dtypes = {"f32"},
@@ -82,8 +82,6 @@ for _, t in ipairs(T) do
   case{ id = "int64_min_dim_" .. t, rules = {"SHAPE-NEG-1"}, dtypes = {"f32"},
         shapes = sh, expect = SHAPE }
 end
-case{ id = "negative_dim_dst", rules = {"SHAPE-NEG-1", "SHAPE-DST-1"}, dtypes = {"f32"},
-      shapes = OK, dst = {dims = {2, -3}}, expect = SHAPE }
 case{ id = "negative_dim_pdpd", rules = {"SHAPE-NEG-1"}, mode = "pdpd", dtypes = {"f32"},
       shapes = {cond = {2, 3}, x = {2, 3}, y = {dims = {-1}}}, expect = SHAPE }
 
@@ -121,6 +119,7 @@ case{ id = "dst_dtype_f16_for_f32", rules = {"DT-DST-1"}, dtypes = {"f32"},
 case{ id = "dst_dtype_same_size", rules = {"DT-DST-1"}, dtypes = {"f16"},
       shapes = OK, dst = {dtype = "bf16"}, expect = DTYPE }
 case{ id = "dst_dtype_boolean", rules = {"DT-DST-1"}, dtypes = {"u8"},
+      profiles = {"openvino", "where"}, -- u8 data is outside onednn
       shapes = OK, dst = {dtype = "boolean"}, expect = DTYPE }
 case{ id = "dst_dtype_unknown", rules = {"DT-DST-1", "DT-UNKNOWN-1"}, dtypes = {"f32"},
       shapes = OK, dst = {dtype = 99}, expect = DTYPE }
@@ -171,7 +170,6 @@ local PAIRS = {
   {"dst_shape_and_null_data", {dst = {dims = {6}}, null = "cond.data"}, SHAPE},
   {"negative_dim_and_null_data", {shapes = {cond = {2, 3}, x = {dims = {2, -3}},
      y = {2, 3}}, null = "x.data"}, SHAPE},
-  {"null_data_and_partial_overlap", {null = "cond.data", alias = "partial"}, ARG},
 }
 for _, p in ipairs(PAIRS) do
   local c = {id = "order_" .. p[1], rules = {"ERR-ORDER-1"}, dtypes = {"f32"},

@@ -7,6 +7,8 @@
 -- OpenVINO's Select-1 page (seeds 002, 004).  That is all of them; the
 -- examples of the broadcast-rules page that 002/004 link to follow.
 
+local SHAPE = {status = "SEL_ERR_SHAPE"}  -- every invalid shape here
+
 -- Seeds 000/001/003: "cond={4, 5}, dst_shape={2, 3, 4, 5} => {2, 3, 4, 5}".
 -- dst_shape is the result of step 1, so then and else are given that shape;
 -- the _step1 variants reach the same dst_shape by broadcasting then and
@@ -61,8 +63,8 @@ local NUMPY_PAGE = {
   {"numpy_page_2x1x5_with_1x4x5", "2x1x5", "1x4x5", {2, 4, 5}},
   {"numpy_page_2x1x5_with_4x1", "2x1x5", "4x1", {2, 4, 5}},
   {"numpy_page_3x2x1x4_with_5x4", "3x2x1x4", "5x4", {3, 2, 5, 4}},
-  {"numpy_page_3_with_2", "3", "2", "invalid"},
-  {"numpy_page_3x1x5_with_4x4x5", "3x1x5", "4x4x5", "invalid"},
+  {"numpy_page_3_with_2", "3", "2", SHAPE},
+  {"numpy_page_3x1x5_with_4x4x5", "3x1x5", "4x4x5", SHAPE},
 }
 for _, e in ipairs(NUMPY_PAGE) do
   case{ id = e[1], rules = {"BC-NUMPY-1", "BC-NUMPY-2"},
