@@ -1,1 +1,80 @@
-# harness/build.mk - placeholder until harness lands.
+# harness/build.mk - selcheck (Lua 5.4) and selcheck-jit (LuaJIT): one C
+# core that links no Lua, and the front end (h_lua*.c) compiled once per
+# interpreter.  Also the harness's self-tests and the whole suite under
+# prove against the reference with both front ends.
+
+H_CORE := h_case h_dtype h_gen h_point h_layout h_worker h_judge h_tap \
+          h_run h_main
+H_FRONT := h_lua h_lua_case
+H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
+H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
+H_LUAJIT_OBJ := $(H_FRONT:%=$(O)/harness/luajit/%.o)
+H_HDR := $(wildcard harness/h_*.h) spec/select.h ref/ref.h
+H_LIBS := -ldl -lpthread -lm
+
+H_LUA54_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+H_LUA54_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
+H_LUAJIT_CFLAGS := $(shell pkg-config --cflags luajit 2>/dev/null)
+H_LUAJIT_LIBS := $(shell pkg-config --libs luajit 2>/dev/null)
+
+$(O)/harness/%.o: harness/%.c $(H_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iref -DH_HOME='"$(CURDIR)"' -c $< -o $@
+
+$(O)/harness/lua54/%.o: harness/%.c $(H_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(H_LUA54_CFLAGS) -c $< -o $@
+
+$(O)/harness/luajit/%.o: harness/%.c $(H_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(H_LUAJIT_CFLAGS) -c $< -o $@
+
+$(O)/selcheck: $(H_CORE_OBJ) $(H_LUA54_OBJ) $(O)/libselect_ref.a
+	$(CC) $(LDFLAGS_ALL) $^ $(H_LUA54_LIBS) $(H_LIBS) -o $@
+
+$(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/libselect_ref.a
+	$(CC) $(LDFLAGS_ALL) $^ $(H_LUAJIT_LIBS) $(H_LIBS) -o $@
+
+# Tiny libraries that must be refused at setup (exit 2).
+$(O)/harness/t/lib%.so: harness/t/%.c spec/select.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -shared $< $(LDFLAGS_ALL) -o $@
+
+H_TLIBS := $(O)/harness/t/libnosym.so $(O)/harness/t/libbadabi.so
+
+ALL += $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS)
+
+.PHONY: check-harness check-harness-suite check-harness-suite-jit \
+        check-harness-same-tap
+CHECK += check-harness check-harness-suite check-harness-suite-jit \
+         check-harness-same-tap
+
+# Exit codes, script errors, --list/--only, guard pages: harness/t/run.sh.
+check-harness: $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(O)/libselect_ref.so
+	@sh harness/t/run.sh $(O)
+
+# The whole suite against the reference, every profile, both front ends.
+check-harness-suite: $(O)/selcheck $(O)/libselect_ref.so
+	prove -j2 --exec "$(O)/selcheck --profile all --impl $(O)/libselect_ref.so" cases/*.lua
+
+check-harness-suite-jit: $(O)/selcheck-jit $(O)/libselect_ref.so
+	prove -j2 --exec "$(O)/selcheck-jit --profile all --impl $(O)/libselect_ref.so" cases/*.lua
+
+# Both front ends print the same TAP, byte for byte.
+check-harness-same-tap: $(O)/selcheck $(O)/selcheck-jit $(O)/libselect_ref.so
+	@$(O)/selcheck --profile all --impl $(O)/libselect_ref.so > $(O)/harness/tap-lua54.txt || true
+	@$(O)/selcheck-jit --profile all --impl $(O)/libselect_ref.so > $(O)/harness/tap-luajit.txt || true
+	@cmp $(O)/harness/tap-lua54.txt $(O)/harness/tap-luajit.txt && \
+	    echo "check-harness-same-tap: selcheck and selcheck-jit agree ($$(grep -c '^ok' $(O)/harness/tap-lua54.txt) ok lines)"
+
+.PHONY: install-harness
+INSTALL += install-harness
+install-harness: $(O)/selcheck $(O)/selcheck-jit
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/selcheck/spec \
+	    $(DESTDIR)$(PREFIX)/share/selcheck/cases
+	install -m 755 $(O)/selcheck $(O)/selcheck-jit $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(wildcard $(O)/libselect_*.so) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 spec/select.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 spec/select.md spec/profiles.lua $(DESTDIR)$(PREFIX)/share/selcheck/spec/
+	install -m 644 cases/*.lua cases/README.md $(DESTDIR)$(PREFIX)/share/selcheck/cases/

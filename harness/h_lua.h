@@ -1,0 +1,40 @@
+/* h_lua.h - what the two files of the Lua front end share: the few shims
+ * that let one source compile against Lua 5.4 and LuaJIT (the Lua 5.1
+ * API), and the case{} reader.  Only h_lua.c and h_lua_case.c include it.
+ */
+#ifndef H_LUA_H
+#define H_LUA_H
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "h_case.h"
+
+#if LUA_VERSION_NUM < 502
+#define H_LUAJIT 1
+#define lua_rawlen(L, i) lua_objlen(L, (i))
+#define lua_pushglobaltable(L) lua_pushvalue(L, LUA_GLOBALSINDEX)
+#define h_lua_isinteger(L, i) 0
+#else
+#define H_LUAJIT 0
+#define h_lua_isinteger(L, i) lua_isinteger(L, (i))
+#endif
+
+/* What case{} needs, kept as the C closure's upvalue. */
+typedef struct h_lua_ctx {
+    h_suite *suite;
+    const h_profiles *profiles;
+    const char *file, *stem;
+    size_t first; /* index of the file's first entry in the suite */
+} h_lua_ctx;
+
+/* The case{} function: reads its table into a new suite entry. */
+int h_lua_case(lua_State *L);
+
+/* Reading helpers shared with the profile loader.  Each returns 0, or -1
+ * with a message in err. */
+int h_lua_strings(lua_State *L, int idx, char ***out, int *n, char *err,
+                  size_t errn);
+
+#endif

@@ -1,0 +1,753 @@
+/* h_lua_case.c - case{}: reads the table a script passes into an h_case,
+ * field by field, with a clear message naming file and line for anything
+ * unknown or of the wrong type.  The meaning of the fields is
+ * cases/README.md; cross-field checks are in h_case.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h_dtype.h"
+#include "h_lua.h"
+
+static const char *const case_fields[] = {
+    "alias", "axis", "btype", "concurrent", "cond", "dst", "dtype_override",
+    "dtypes", "expect", "id", "mode", "null", "offset", "profiles", "rules",
+    "shapes", "values", NULL};
+
+static char *dupstr(const char *s)
+{
+    return strcpy(h_realloc(NULL, strlen(s) + 1), s);
+}
+
+static int in_list(const char *const *list, const char *k)
+{
+    for (; *list; list++)
+        if (strcmp(*list, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* Unknown keys of a record.  lua_next's order differs between Lua 5.4 and
+ * LuaJIT, so the first unknown key in name order is the one reported. */
+static int check_keys(lua_State *L, int idx, const char *const *known,
+                      const char *what, h_case *c)
+{
+    char first[64] = "", list[400] = "";
+    int bad = 0, other = 0;
+    size_t used = 0;
+
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            other = 1;
+            continue;
+        }
+        if (!in_list(known, lua_tostring(L, -1)) &&
+            (!bad || strcmp(lua_tostring(L, -1), first) < 0)) {
+            snprintf(first, sizeof first, "%s", lua_tostring(L, -1));
+            bad = 1;
+        }
+    }
+    for (; *known && used < sizeof list; known++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 used ? ", " : "", *known);
+    if (bad)
+        h_case_fail(c, "unknown field '%s' in %s (fields: %s)", first, what,
+                    list);
+    else if (other)
+        h_case_fail(c, "%s has a key that is not a name (fields: %s)", what,
+                    list);
+    return bad || other ? -1 : 0;
+}
+
+/* Length of an array, or -1 when the table has other keys or holes. */
+static long array_len(lua_State *L, int idx)
+{
+    long n = (long)lua_rawlen(L, idx), count = 0;
+
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) < 1 ||
+            lua_tonumber(L, -1) > (lua_Number)n ||
+            lua_tonumber(L, -1) != (lua_Number)(long)lua_tonumber(L, -1)) {
+            lua_pop(L, 1);
+            return -1;
+        }
+        count++;
+    }
+    return count == n ? n : -1;
+}
+
+/* A number as the double both front ends hold.  A Lua 5.4 integer that a
+ * double cannot hold is refused: LuaJIT would have rounded it. */
+static int get_num(lua_State *L, int idx, double *out, h_case *c,
+                   const char *what)
+{
+#if !H_LUAJIT
+    if (lua_isinteger(L, idx)) {
+        lua_Integer v = lua_tointeger(L, idx);
+        if ((lua_Integer)(double)v != v || (double)v >= 9223372036854775808.0) {
+            h_case_fail(c, "%s: integer %lld is not exact as a double; write "
+                        "it as a hex string", what, (long long)v);
+            return -1;
+        }
+        *out = (double)v;
+        return 0;
+    }
+#endif
+    (void)c;
+    (void)what;
+    *out = lua_tonumber(L, idx);
+    return 0;
+}
+
+static int get_lit(lua_State *L, int idx, h_lit *l, h_case *c,
+                   const char *what)
+{
+    memset(l, 0, sizeof *l);
+    switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+        l->kind = H_LIT_NUM;
+        return get_num(L, idx, &l->num, c, what);
+    case LUA_TBOOLEAN:
+        l->kind = H_LIT_BOOL;
+        l->bits = (uint64_t)lua_toboolean(L, idx);
+        return 0;
+    case LUA_TSTRING:
+        l->kind = H_LIT_HEX;
+        if (h_parse_hex(lua_tostring(L, idx), &l->bits) == 0)
+            return 0;
+        h_case_fail(c, "%s: '%s' is not a hex string like \"0x7fc00001\"",
+                    what, lua_tostring(L, idx));
+        return -1;
+    default:
+        h_case_fail(c, "%s: a %s where a number or hex string belongs", what,
+                    lua_typename(L, lua_type(L, idx)));
+        return -1;
+    }
+}
+
+static int get_lits(lua_State *L, int idx, h_lits *out, h_case *c,
+                    const char *what)
+{
+    long n, i;
+
+    if (lua_type(L, idx) != LUA_TTABLE || (n = array_len(L, idx)) < 0) {
+        h_case_fail(c, "%s: want an array of numbers or hex strings", what);
+        return -1;
+    }
+    out->n = (size_t)n;
+    out->v = h_realloc(NULL, (size_t)n * sizeof *out->v);
+    for (i = 0; i < n; i++) {
+        int bad;
+        lua_rawgeti(L, idx, (int)i + 1);
+        bad = get_lit(L, lua_gettop(L), &out->v[i], c, what);
+        lua_pop(L, 1);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
+/* An integer (dims, axis, raw values): a number below 2^53 or a hex
+ * string, which may give any 64-bit pattern (read as int64). */
+static int get_int(lua_State *L, int idx, int64_t *out, h_case *c,
+                   const char *what)
+{
+    h_lit l;
+
+    if (get_lit(L, idx, &l, c, what))
+        return -1;
+    if (l.kind == H_LIT_HEX) {
+        *out = (int64_t)l.bits;
+        return 0;
+    }
+    if (l.kind == H_LIT_NUM && l.num > -9007199254740992.0 &&
+        l.num < 9007199254740992.0 && (double)(int64_t)l.num == l.num) {
+        *out = (int64_t)l.num;
+        return 0;
+    }
+    h_case_fail(c, "%s: want an integer (hex string beyond 2^53)", what);
+    return -1;
+}
+
+static int get_dims(lua_State *L, int idx, h_shape *sh, h_case *c,
+                    const char *what)
+{
+    long n, i;
+
+    if (lua_type(L, idx) != LUA_TTABLE || (n = array_len(L, idx)) < 0) {
+        h_case_fail(c, "%s: want an array of dims", what);
+        return -1;
+    }
+    if (n > H_RANK_CAP) {
+        h_case_fail(c, "%s: %ld dims; past %d write {rank = N, fill = F}",
+                    what, n, H_RANK_CAP);
+        return -1;
+    }
+    sh->rank = (int32_t)n;
+    for (i = 0; i < n; i++) {
+        int bad;
+        lua_rawgeti(L, idx, (int)i + 1);
+        bad = get_int(L, lua_gettop(L), &sh->dims[i], c, what);
+        lua_pop(L, 1);
+        if (bad)
+            return -1;
+        if (!sh->raw && sh->dims[i] < 0) {
+            h_case_fail(c, "%s: negative dim (use {dims = {...}} to pass one "
+                        "on purpose)", what);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One shape of the table form: {4, 1}, {} for rank 0, or a raw request
+ * {dims = {...}} / {rank = 9, fill = 1}. */
+static int get_shape(lua_State *L, int idx, h_shape *sh, h_case *c,
+                     const char *what)
+{
+    static const char *const raw_fields[] = {"dims", "fill", "rank", NULL};
+    int64_t rank = 0, fill = 1;
+    int t, bad = 0, has_dims, has_rank;
+
+    memset(sh, 0, sizeof *sh);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        h_case_fail(c, "%s: want a table of dims", what);
+        return -1;
+    }
+    lua_getfield(L, idx, "dims");
+    lua_getfield(L, idx, "rank");
+    t = lua_gettop(L);
+    if (lua_isnil(L, t - 1) && lua_isnil(L, t)) {
+        lua_pop(L, 2);
+        return get_dims(L, idx, sh, c, what);
+    }
+    has_dims = !lua_isnil(L, t - 1);
+    has_rank = !lua_isnil(L, t);
+    sh->raw = 1;
+    bad = check_keys(L, idx, raw_fields, what, c);
+    if (!bad && has_dims)
+        bad = get_dims(L, t - 1, sh, c, what);
+    if (!bad && has_rank)
+        bad = get_int(L, t, &rank, c, what);
+    lua_getfield(L, idx, "fill");
+    if (!bad && !lua_isnil(L, -1))
+        bad = get_int(L, lua_gettop(L), &fill, c, what);
+    lua_pop(L, 3);
+    if (bad || !has_rank)
+        return bad;
+    if (rank > H_RANK_MAX || rank < -H_RANK_MAX) {
+        h_case_fail(c, "%s: rank %lld is beyond the harness limit %d", what,
+                    (long long)rank, H_RANK_MAX);
+        return -1;
+    }
+    for (; sh->rank < rank && sh->rank < H_RANK_CAP; sh->rank++)
+        sh->dims[sh->rank] = fill;
+    sh->fill = fill;
+    sh->rank = (int32_t)rank;
+    return 0;
+}
+
+static int get_shapes(lua_State *L, int idx, h_case *c)
+{
+    static const char *const names[] = {"cond", "x", "y", NULL};
+    char err[300];
+    int k, bad = 0;
+
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        if (h_parse_shapes(lua_tostring(L, idx), c->shape, err, sizeof err)) {
+            h_case_fail(c, "%s", err);
+            return -1;
+        }
+        return 0;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE ||
+        check_keys(L, idx, names, "shapes", c)) {
+        h_case_fail(c, "shapes: want \"cond:then:else\" or {cond=, x=, y=}");
+        return -1;
+    }
+    for (k = 0; k < 3 && !bad; k++) {
+        char what[32];
+        snprintf(what, sizeof what, "shapes.%s", names[k]);
+        lua_getfield(L, idx, names[k]);
+        if (lua_isnil(L, -1)) {
+            h_case_fail(c, "shapes: %s is missing", names[k]);
+            bad = -1;
+        } else {
+            bad = get_shape(L, lua_gettop(L), &c->shape[k], c, what);
+        }
+        lua_pop(L, 1);
+    }
+    return bad;
+}
+
+/* A dtype: a name, or a number passed as the raw value (DT-UNKNOWN-1). */
+static int get_dtype(lua_State *L, int idx, int32_t *out, h_case *c,
+                     const char *what)
+{
+    int64_t v;
+
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        if ((*out = h_dt_parse(lua_tostring(L, idx))) != 0)
+            return 0;
+        h_case_fail(c, "%s: unknown dtype '%s'", what, lua_tostring(L, idx));
+        return -1;
+    }
+    if (get_int(L, idx, &v, c, what))
+        return -1;
+    *out = (int32_t)v;
+    return 0;
+}
+
+static int get_dtypes(lua_State *L, int idx, h_case *c)
+{
+    long n, i;
+
+    if (lua_type(L, idx) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, idx), "profile") == 0)
+        return 0;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        c->dtypes = h_realloc(NULL, sizeof *c->dtypes);
+        c->ndtypes = 1;
+        return get_dtype(L, idx, c->dtypes, c, "dtypes");
+    }
+    if (lua_type(L, idx) != LUA_TTABLE || (n = array_len(L, idx)) <= 0) {
+        h_case_fail(c, "dtypes: want \"profile\" or an array of dtype names");
+        return -1;
+    }
+    c->dtypes = h_realloc(NULL, (size_t)n * sizeof *c->dtypes);
+    c->ndtypes = (int)n;
+    for (i = 0; i < n; i++) {
+        int bad;
+        lua_rawgeti(L, idx, (int)i + 1);
+        bad = lua_type(L, -1) != LUA_TSTRING ||
+              get_dtype(L, lua_gettop(L), &c->dtypes[i], c, "dtypes");
+        lua_pop(L, 1);
+        if (bad) {
+            h_case_fail(c, "dtypes: want dtype names");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int h_lua_strings(lua_State *L, int idx, char ***out, int *n, char *err,
+                  size_t errn)
+{
+    long len, i;
+
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        *out = h_realloc(NULL, sizeof **out);
+        (*out)[0] = dupstr(lua_tostring(L, idx));
+        *n = 1;
+        return 0;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE || (len = array_len(L, idx)) < 0) {
+        snprintf(err, errn, "want an array of strings");
+        return -1;
+    }
+    *out = h_realloc(NULL, (size_t)len * sizeof **out);
+    *n = 0;
+    for (i = 0; i < len; i++) {
+        lua_rawgeti(L, idx, (int)i + 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            lua_pop(L, 1);
+            snprintf(err, errn, "want an array of strings");
+            return -1;
+        }
+        (*out)[(*n)++] = dupstr(lua_tostring(L, -1));
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+static int get_profiles(lua_State *L, int idx, h_case *c,
+                        const h_profiles *p)
+{
+    char **names = NULL, err[100];
+    int n = 0, i, k, bad = 0;
+
+    if (h_lua_strings(L, idx, &names, &n, err, sizeof err)) {
+        h_case_fail(c, "profiles: %s", err);
+        bad = -1;
+    }
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < p->n && strcmp(p->v[k].name, names[i]); k++)
+            ;
+        if (k == p->n && !bad) {
+            h_case_fail(c, "profiles: unknown profile '%s'", names[i]);
+            bad = -1;
+        }
+        if (k < p->n)
+            c->profiles |= 1u << k;
+        free(names[i]);
+    }
+    free(names);
+    return bad;
+}
+
+static int get_cond(lua_State *L, int idx, h_case *c)
+{
+    static const char *const pats[] = {"all_true", "all_false", "alternating",
+                                       "random", "runs", "bytes", NULL};
+    size_t i;
+    int k;
+
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        for (k = 0; pats[k]; k++)
+            if (strcmp(pats[k], lua_tostring(L, idx)) == 0) {
+                c->cond = H_C_ALL_TRUE + k;
+                return 0;
+            }
+        h_case_fail(c, "cond: unknown pattern '%s' (all_true, all_false, "
+                    "alternating, random, runs, bytes, or a table of bytes)",
+                    lua_tostring(L, idx));
+        return -1;
+    }
+    c->cond = H_C_LITERAL;
+    if (get_lits(L, idx, &c->cond_lit, c, "cond"))
+        return -1;
+    for (i = 0; i < c->cond_lit.n; i++) {
+        h_lit *l = &c->cond_lit.v[i];
+        if (l->kind == H_LIT_NUM) {
+            if (!(l->num >= 0 && l->num <= 255) ||
+                (double)(int)l->num != l->num) {
+                h_case_fail(c, "cond: bytes are 0..255");
+                return -1;
+            }
+            l->bits = (uint64_t)l->num;
+        } else if (l->kind == H_LIT_HEX && l->bits > 255) {
+            h_case_fail(c, "cond: bytes are 0..255");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int get_vclass(lua_State *L, int idx, h_values *v, h_case *c,
+                      const char *what)
+{
+    static const char *const cls[] = {"normal", "special", "nan", "patterns",
+                                      "ramp", NULL};
+    int k;
+
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        for (k = 0; cls[k]; k++)
+            if (strcmp(cls[k], lua_tostring(L, idx)) == 0) {
+                v->cls = H_V_NORMAL + k;
+                return 0;
+            }
+        h_case_fail(c, "%s: unknown value class '%s' (normal, special, nan, "
+                    "patterns, ramp, or a table of numbers)", what,
+                    lua_tostring(L, idx));
+        return -1;
+    }
+    v->cls = H_V_LITERAL;
+    return get_lits(L, idx, &v->lit, c, what);
+}
+
+static int get_values(lua_State *L, int idx, h_case *c)
+{
+    static const char *const names[] = {"x", "y", NULL};
+    int k, bad = 0;
+
+    if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_getfield(L, idx, "x");
+        lua_getfield(L, idx, "y");
+        k = !lua_isnil(L, -1) || !lua_isnil(L, -2);
+        lua_pop(L, 2);
+        if (k) {
+            if (check_keys(L, idx, names, "values", c))
+                return -1;
+            for (k = 0; k < 2 && !bad; k++) {
+                lua_getfield(L, idx, names[k]);
+                if (!lua_isnil(L, -1))
+                    bad = get_vclass(L, lua_gettop(L), &c->val[k], c,
+                                     k ? "values.y" : "values.x");
+                lua_pop(L, 1);
+            }
+            return bad;
+        }
+    }
+    if (get_vclass(L, idx, &c->val[0], c, "values"))
+        return -1;
+    c->val[1] = c->val[0];
+    if (c->val[0].cls == H_V_LITERAL) { /* each side owns its copy */
+        c->val[1].lit.v = h_realloc(NULL, c->val[0].lit.n * sizeof(h_lit));
+        memcpy(c->val[1].lit.v, c->val[0].lit.v,
+               c->val[0].lit.n * sizeof(h_lit));
+    }
+    return 0;
+}
+
+/* One expectation: "invalid", {status=}, {shape=, data=}, or a shape. */
+static int get_expect1(lua_State *L, int idx, h_expect *e, h_case *c)
+{
+    static const char *const fields[] = {"data", "shape", "status", NULL};
+    int bad = 0;
+
+    if (lua_type(L, idx) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, idx), "invalid") == 0) {
+        e->kind = H_E_INVALID;
+        return 0;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        h_case_fail(c, "expect: want \"invalid\", a shape, {shape=, data=} "
+                    "or {status=}");
+        return -1;
+    }
+    lua_getfield(L, idx, "shape");
+    lua_getfield(L, idx, "data");
+    lua_getfield(L, idx, "status");
+    if (lua_isnil(L, -1) && lua_isnil(L, -2) && lua_isnil(L, -3)) {
+        lua_pop(L, 3);
+        e->kind = H_E_SHAPE;
+        return get_dims(L, idx, &e->shape, c, "expect");
+    }
+    bad = check_keys(L, idx, fields, "expect", c);
+    if (!bad && !lua_isnil(L, -1)) {
+        e->kind = H_E_INVALID;
+        if (lua_type(L, -1) != LUA_TSTRING ||
+            (e->status = h_status_parse(lua_tostring(L, -1))) <= SEL_OK ||
+            !lua_isnil(L, -2) || !lua_isnil(L, -3)) {
+            h_case_fail(c, "expect.status: an error status like "
+                        "\"SEL_ERR_SHAPE\", without shape or data");
+            bad = -1;
+        }
+    } else if (!bad) {
+        e->kind = lua_isnil(L, -2) ? H_E_SHAPE : H_E_DATA;
+        if (lua_isnil(L, -3)) {
+            h_case_fail(c, "expect: data needs a shape");
+            bad = -1;
+        }
+        if (!bad)
+            bad = get_dims(L, lua_gettop(L) - 2, &e->shape, c, "expect.shape");
+        if (!bad && e->kind == H_E_DATA)
+            bad = get_lits(L, lua_gettop(L) - 1, &e->data, c, "expect.data");
+    }
+    lua_pop(L, 3);
+    return bad;
+}
+
+static int get_expect(lua_State *L, int idx, h_case *c)
+{
+    static const char *const rules[] = {"bidirectional", "oneway", NULL};
+    int k, per, bad = 0;
+
+    if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_getfield(L, idx, "oneway");
+        lua_getfield(L, idx, "bidirectional");
+        per = !lua_isnil(L, -1) || !lua_isnil(L, -2);
+        lua_pop(L, 2);
+        if (per) {
+            c->per_rule = 1;
+            if (check_keys(L, idx, rules, "expect", c))
+                return -1;
+            for (k = 0; k < 2 && !bad; k++) {
+                lua_getfield(L, idx, k ? "bidirectional" : "oneway");
+                if (!lua_isnil(L, -1))
+                    bad = get_expect1(L, lua_gettop(L), &c->expect[k], c);
+                lua_pop(L, 1);
+            }
+            return bad;
+        }
+    }
+    if (get_expect1(L, idx, &c->expect[0], c))
+        return -1;
+    c->expect[1] = c->expect[0]; /* shares data; h_suite_free knows */
+    return 0;
+}
+
+static int get_null(const char *s, h_case *c)
+{
+    static const char *const t[] = {"cond", "x", "y", "dst"};
+    const char *dot = strchr(s, '.');
+    size_t len = dot ? (size_t)(dot - s) : strlen(s);
+    int k;
+
+    if (!dot && (strcmp(s, "dims") == 0 || strcmp(s, "data") == 0)) {
+        c->null_t = H_T_X;
+        c->null_what = s[1] == 'i' ? H_N_DIMS : H_N_DATA;
+        return 0;
+    }
+    for (k = 0; k < 4; k++)
+        if (strlen(t[k]) == len && strncmp(t[k], s, len) == 0) {
+            c->null_t = k;
+            c->null_what = !dot ? H_N_TENSOR
+                         : strcmp(dot, ".dims") == 0 ? H_N_DIMS
+                         : strcmp(dot, ".data") == 0 ? H_N_DATA : 0;
+            if (c->null_what)
+                return 0;
+        }
+    h_case_fail(c, "null: want cond, x, y, dst, dims, data, or <tensor>.dims "
+                "/ <tensor>.data");
+    return -1;
+}
+
+static int get_dst(lua_State *L, int idx, h_case *c)
+{
+    static const char *const fields[] = {"dims", "dtype", NULL};
+    int bad;
+
+    if (lua_type(L, idx) != LUA_TTABLE || check_keys(L, idx, fields, "dst", c)) {
+        h_case_fail(c, "dst: want {dtype=, dims=}");
+        return -1;
+    }
+    lua_getfield(L, idx, "dtype");
+    bad = !lua_isnil(L, -1) &&
+          get_dtype(L, lua_gettop(L), &c->dst_dtype, c, "dst.dtype");
+    c->has_dst_dtype = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, idx, "dims");
+    c->dst_shape.raw = 1;
+    if (!bad && !lua_isnil(L, -1)) {
+        c->has_dst_dims = 1;
+        bad = get_dims(L, lua_gettop(L), &c->dst_shape, c, "dst.dims");
+    }
+    lua_pop(L, 1);
+    return bad ? -1 : 0;
+}
+
+static int get_override(lua_State *L, int idx, h_case *c)
+{
+    static const char *const names[] = {"cond", "x", "y", NULL};
+    int k, bad = 0;
+
+    if (lua_type(L, idx) != LUA_TTABLE ||
+        check_keys(L, idx, names, "dtype_override", c)) {
+        h_case_fail(c, "dtype_override: want {cond=, x=, y=}");
+        return -1;
+    }
+    for (k = 0; k < 3 && !bad; k++) {
+        lua_getfield(L, idx, names[k]);
+        if (!lua_isnil(L, -1)) {
+            c->has_override[k] = 1;
+            bad = get_dtype(L, lua_gettop(L), &c->override_dt[k], c,
+                            "dtype_override");
+        }
+        lua_pop(L, 1);
+    }
+    return bad;
+}
+
+/* Pushes field name of the table at t; nonzero when it is set. */
+static int field(lua_State *L, int t, const char *name)
+{
+    lua_getfield(L, t, name);
+    return !lua_isnil(L, -1);
+}
+
+static void read_alias(lua_State *L, h_case *c)
+{
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+
+    c->alias = !strcmp(s, "x") ? H_A_X : !strcmp(s, "y") ? H_A_Y
+             : !strcmp(s, "partial") ? H_A_PARTIAL : H_A_NONE;
+    if (!c->alias)
+        h_case_fail(c, "alias: want \"x\", \"y\" or \"partial\"");
+}
+
+/* Each field: check its Lua type, then read it.  Every branch leaves the
+ * field's value on the stack for the pop that follows it. */
+static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p)
+{
+    char err[100];
+    int64_t v;
+    int top = lua_gettop(L);
+
+    if (field(L, t, "id")) {
+        if (lua_type(L, -1) == LUA_TSTRING)
+            c->id = dupstr(lua_tostring(L, -1));
+        else
+            h_case_fail(c, "id: want a string");
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "rules") &&
+        h_lua_strings(L, top + 1, &c->rules, &c->nrules, err, sizeof err))
+        h_case_fail(c, "rules: %s", err);
+    lua_pop(L, 1);
+    if ((c->has_shapes = field(L, t, "shapes")))
+        get_shapes(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "mode") && (lua_type(L, -1) != LUA_TSTRING ||
+                                (c->mode = h_mode_parse(lua_tostring(L, -1))) < 0))
+        h_case_fail(c, "mode: want \"none\", \"numpy\" or \"pdpd\"");
+    lua_pop(L, 1);
+    if (field(L, t, "axis") && get_int(L, top + 1, &v, c, "axis") == 0)
+        c->axis = (int32_t)v;
+    lua_pop(L, 1);
+    if ((c->has_btype = field(L, t, "btype")) &&
+        get_int(L, top + 1, &v, c, "btype") == 0)
+        c->btype = (int32_t)v;
+    lua_pop(L, 1);
+    if (field(L, t, "dtypes"))
+        get_dtypes(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "profiles"))
+        get_profiles(L, top + 1, c, p);
+    lua_pop(L, 1);
+    if (field(L, t, "cond"))
+        get_cond(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "values"))
+        get_values(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "expect"))
+        get_expect(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "offset") && get_int(L, top + 1, &v, c, "offset") == 0) {
+        if (v < 0 || v > 63)
+            h_case_fail(c, "offset: 0..63 bytes");
+        c->offset = (int)v;
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "alias"))
+        read_alias(L, c);
+    lua_pop(L, 1);
+    if (field(L, t, "null")) {
+        if (lua_type(L, -1) != LUA_TSTRING)
+            h_case_fail(c, "null: want a string");
+        else
+            get_null(lua_tostring(L, -1), c);
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "dst"))
+        get_dst(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "dtype_override"))
+        get_override(L, top + 1, c);
+    lua_pop(L, 1);
+    if (field(L, t, "concurrent")) {
+        if (lua_type(L, -1) != LUA_TBOOLEAN)
+            h_case_fail(c, "concurrent: want true or false");
+        c->concurrent = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+}
+
+int h_lua_case(lua_State *L)
+{
+    h_lua_ctx *x = lua_touserdata(L, lua_upvalueindex(1));
+    lua_Debug ar;
+    int line = 0;
+    h_case *c;
+
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
+        line = ar.currentline;
+    c = h_suite_add(x->suite, x->file, x->stem, line);
+    if (lua_gettop(L) != 1 || lua_type(L, 1) != LUA_TTABLE) {
+        h_case_fail(c, "case{} takes one table, got %s",
+                    lua_gettop(L) ? lua_typename(L, lua_type(L, 1)) : "nothing");
+        return 0;
+    }
+    lua_settop(L, 1);
+    if (check_keys(L, 1, case_fields, "case{}", c) == 0)
+        read_fields(L, 1, c, x->profiles);
+    if (!c->error)
+        h_case_check(x->suite, c, x->profiles, x->first);
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* h_point.h - one test: a case under one profile for one dtype, with its
+ * generated inputs and the oracle's verdict (the reference under the
+ * profile's rules), which every implementation is then judged against.
+ */
+#ifndef H_POINT_H
+#define H_POINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "h_case.h"
+
+/* The largest buffer the harness allocates for one tensor; a case asking
+ * for more (on a shape the oracle accepts) is a script error. */
+#define H_MAX_BYTES ((size_t)1 << 28)
+
+/* A tensor as it reaches an implementation.  dummy: its shape is invalid
+ * or too large, so it gets no data, only a pointer into a guard page. */
+typedef struct h_tspec {
+    int32_t dtype;
+    h_shape shape;
+    int64_t *dims;  /* all shape.rank dims, for the ABI */
+    size_t bytes;
+    int dummy;
+} h_tspec;
+
+typedef struct h_point {
+    const h_case *c;
+    const h_profile *prof;
+    int32_t dtype;         /* then/else dtype of the address */
+    char addr[200];        /* file:id[dtype] */
+    char desc[300];        /* shapes and mode, for the TAP line */
+    uint64_t seed;         /* --seed */
+    sel_broadcast b;
+    h_tspec t[H_NT];
+    uint8_t *data[3];      /* the generated inputs */
+    int valid;             /* the oracle expects SEL_OK from both calls */
+    int ref_infer, ref_exec; /* the reference's statuses, before the profile */
+    int exp_infer, exp_exec; /* ... and after: what an impl must return */
+    int32_t exp_rank;
+    int64_t exp_dims[SEL_MAX_RANK];
+    uint8_t *exp;          /* expected dst bytes when valid */
+    int other_rule_infer;  /* the oracle's infer under the other cond rule */
+    int32_t other_rank;    /* ... and its shape, when SEL_OK */
+    int64_t other_dims[SEL_MAX_RANK];
+    int profile_status;    /* SEL_OK, or what the profile alone rejects */
+    int shift;             /* misalignment of the SHIFT run, 1..63 */
+    char error[700];       /* set: the point cannot run (script error) */
+    char litmsg[400];      /* set: the oracle disagrees with the case */
+} h_point;
+
+/* The dtypes a case expands to under a profile (in sel_dtype order), or
+ * 0 when it does not apply there at all. */
+int h_point_dtypes(const h_case *c, const h_profile *pr,
+                   const h_profiles *all, int32_t out[SEL_DT_LAST + 1]);
+/* Does the case expect a failure under this profile's cond rule? */
+int h_case_expects_invalid(const h_case *c, const h_profile *pr);
+
+void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
+                  int32_t dtype, uint64_t seed);
+void h_point_free(h_point *pt);
+/* For a valid point: the cond element and the then/else element (of the
+ * branch cond picks) that output element flat comes from; 0 or -1. */
+int h_point_locate(const h_point *pt, size_t flat, int64_t *cond_idx,
+                   int64_t *src_idx);
+
+/* Rank of a status in the order of ERR-ORDER-1, for picking the first. */
+int h_status_rank(int st, int early_arg);
+
+#endif

@@ -1,0 +1,222 @@
+/* h_run.c - the loop: every case of every file, under each profile run,
+ * for each dtype it expands to, against each implementation: prepare the
+ * test once (data, oracle), then lay it out, call the worker, judge, and
+ * print one TAP line.  Also --list and --coverage.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "h_judge.h"
+#include "h_run.h"
+
+int h_glob(const char *p, const char *s)
+{
+    for (; *p; p++, s++) {
+        if (*p == '*') {
+            for (;; s++) {
+                if (h_glob(p + 1, s))
+                    return 1;
+                if (!*s)
+                    return 0;
+            }
+        }
+        if (!*s || (*p != '?' && *p != *s))
+            return 0;
+    }
+    return !*s;
+}
+
+int h_selected(const h_opts *o, const char *addr)
+{
+    int i, in = o->nonly == 0;
+
+    for (i = 0; i < o->nonly && !in; i++)
+        in = h_glob(o->only[i], addr);
+    for (i = 0; i < o->nskip && in; i++)
+        in = !h_glob(o->skip[i], addr);
+    return in;
+}
+
+/* The selected dtypes of case c under profile p. */
+static int dtypes(const h_opts *o, const h_world *w, const h_case *c,
+                  const h_profile *p, int32_t out[SEL_DT_LAST + 1])
+{
+    int32_t all[SEL_DT_LAST + 1];
+    int n = h_point_dtypes(c, p, &w->profiles, all), i, k = 0;
+    char addr[300];
+
+    for (i = 0; i < n; i++) {
+        snprintf(addr, sizeof addr, "%s:%s[%s]", c->stem, c->id,
+                 sel_dtype_name(all[i]));
+        if (h_selected(o, addr))
+            out[k++] = all[i];
+    }
+    return k;
+}
+
+static void script_error(const h_case *c)
+{
+    char desc[1200];
+    h_diag d;
+
+    memset(&d, 0, sizeof d);
+    snprintf(desc, sizeof desc, "script error: %s", c->error);
+    h_diag_str(&d, 0, "message", "%s", c->error);
+    h_diag_str(&d, 0, "file", "%s", c->file);
+    if (c->line)
+        h_diag_raw(&d, 0, "line", "%d", c->line);
+    h_tap_line(H_FAIL, desc, NULL, &d);
+}
+
+static void repro(const h_opts *o, const h_point *pt, const char *impl,
+                  h_diag *d)
+{
+    char extra[64] = "";
+
+    if (o->strict)
+        strcat(extra, " --strict");
+    if (o->fast)
+        strcat(extra, " --fast");
+    if (o->timeout != 10)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+                 " --timeout %d", o->timeout);
+    h_diag_str(d, 0, "repro", "%s --impl %s --profile %s --seed %llu%s "
+               "--only '%s' %s", o->self, impl, pt->prof->name,
+               (unsigned long long)pt->seed, extra, pt->addr, pt->c->file);
+}
+
+static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
+{
+    static h_layout L;
+    char desc[700];
+    h_verdict v;
+    h_jres res;
+
+    snprintf(desc, sizeof desc, "%s %s [%s %s] seed=%llu", pt->addr,
+             pt->desc, pt->prof->name, h_worker_name(w->w[i]),
+             (unsigned long long)pt->seed);
+    if (!h_judge_point(pt, &v)) {
+        uint8_t *arena = h_worker_arena(w->w[i], h_layout_need(pt, o->fast));
+        h_layout_build(&L, pt, arena, o->fast);
+        h_worker_call(w->w[i], &L.job, o->timeout, &res);
+        h_judge(pt, &L, &res, o->strict, &v);
+    }
+    if (v.outcome == H_FAIL)
+        repro(o, pt, h_worker_path(w->w[i]), &v.diag);
+    h_tap_line(v.outcome, desc, v.reason,
+               v.outcome == H_FAIL ? &v.diag : NULL);
+}
+
+int h_run_tap(const h_opts *o, h_world *w)
+{
+    int32_t dt[SEL_DT_LAST + 1];
+    long plan = 0;
+    size_t ci;
+    int p, k, i, n;
+    h_point pt;
+
+    for (ci = 0; ci < w->suite.n; ci++) {
+        const h_case *c = &w->suite.v[ci];
+        if (c->error) {
+            plan++;
+            continue;
+        }
+        for (p = 0; p < w->nsel; p++)
+            plan += (long)dtypes(o, w, c, &w->profiles.v[w->sel[p]], dt) *
+                    w->nw;
+    }
+    h_tap_begin();
+    h_tap_comment("profile: %s", o->profile);
+    for (i = 0; i < w->nw; i++)
+        h_tap_comment("impl: %s (%s)", h_worker_name(w->w[i]),
+                      h_worker_path(w->w[i]));
+    h_tap_comment("seed: %llu", (unsigned long long)o->seed);
+    h_tap_plan(plan);
+    for (ci = 0; ci < w->suite.n; ci++) {
+        const h_case *c = &w->suite.v[ci];
+        if (c->error) {
+            script_error(c);
+            continue;
+        }
+        for (p = 0; p < w->nsel; p++) {
+            const h_profile *pr = &w->profiles.v[w->sel[p]];
+            n = dtypes(o, w, c, pr, dt);
+            for (k = 0; k < n; k++) {
+                h_point_make(&pt, c, pr, dt[k], o->seed);
+                for (i = 0; i < w->nw; i++)
+                    one_test(o, w, &pt, i);
+                h_point_free(&pt);
+            }
+        }
+    }
+    fflush(stdout);
+    return h_tap_failures() ? 1 : 0;
+}
+
+static int report_errors(const h_world *w)
+{
+    size_t ci;
+    int bad = 0;
+
+    for (ci = 0; ci < w->suite.n; ci++)
+        if (w->suite.v[ci].error) {
+            fprintf(stderr, "selcheck: script error: %s\n",
+                    w->suite.v[ci].error);
+            bad = 1;
+        }
+    return bad;
+}
+
+int h_run_list(const h_opts *o, h_world *w)
+{
+    int32_t dt[SEL_DT_LAST + 1];
+    size_t ci;
+    int p, k, n;
+    h_point pt;
+
+    for (ci = 0; ci < w->suite.n; ci++) {
+        const h_case *c = &w->suite.v[ci];
+        for (p = 0; p < w->nsel && !c->error; p++) {
+            const h_profile *pr = &w->profiles.v[w->sel[p]];
+            n = dtypes(o, w, c, pr, dt);
+            for (k = 0; k < n; k++) {
+                /* The description only: no data, no oracle. */
+                memset(&pt, 0, sizeof pt);
+                snprintf(pt.addr, sizeof pt.addr, "%s:%s[%s]", c->stem,
+                         c->id, sel_dtype_name(dt[k]));
+                printf("%s [%s]\n", pt.addr, pr->name);
+            }
+        }
+    }
+    return report_errors(w);
+}
+
+int h_run_coverage(const h_opts *o, h_world *w)
+{
+    int32_t dt[SEL_DT_LAST + 1];
+    int r, p, k, bad = report_errors(w), zero = 0;
+    size_t ci;
+
+    (void)o;
+    for (r = 0; r < w->suite.nrules; r++) {
+        long cases = 0, points = 0;
+        for (ci = 0; ci < w->suite.n; ci++) {
+            const h_case *c = &w->suite.v[ci];
+            int cites = 0;
+            for (k = 0; !c->error && k < c->nrules; k++)
+                cites |= strcmp(c->rules[k], w->suite.ruleids[r]) == 0;
+            if (!cites)
+                continue;
+            cases++;
+            for (p = 0; p < w->profiles.n; p++)
+                points += h_point_dtypes(c, &w->profiles.v[p], &w->profiles,
+                                         dt);
+        }
+        printf("%-16s cases=%ld tests=%ld\n", w->suite.ruleids[r], cases,
+               points);
+        zero += points == 0;
+    }
+    if (zero)
+        fprintf(stderr, "selcheck: %d rule(s) without a test\n", zero);
+    return bad || zero ? 1 : 0;
+}

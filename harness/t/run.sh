@@ -1,0 +1,96 @@
+#!/bin/sh
+# run.sh - the harness's own tests, for both front ends: exit codes 0/1/2,
+# script errors reported with file and line while the run goes on, the
+# sandbox, --list and --only, the repro line.  Usage: sh harness/t/run.sh O
+set -u
+O=${1:-build}
+T=harness/t
+REF=$O/libselect_ref.so
+tmp=$O/harness/t/run
+mkdir -p "$tmp"
+fails=0
+
+fail() {
+    echo "check-harness: FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+
+# expect_rc RC DESCRIPTION COMMAND...: the exit status, stdout and stderr
+# land in $tmp/out and $tmp/err.
+expect_rc() {
+    want=$1 what=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" = "$want" ] || fail "$what: exit $got, want $want ($*)"
+}
+
+has() { grep -q -- "$1" "$tmp/out" || fail "$2: no line matching '$1' in stdout"; }
+has_err() { grep -q -- "$1" "$tmp/err" || fail "$2: no line matching '$1' in stderr"; }
+
+for S in "$O/selcheck" "$O/selcheck-jit"; do
+    n=$(basename "$S")
+    # 0: all pass; the plan matches the lines; literal data checked.
+    expect_rc 0 "$n good" "$S" --impl "$REF" --profile all "$T/good.lua"
+    has '^TAP version 13$' "$n good"
+    plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/out")
+    lines=$(grep -c '^ok ' "$tmp/out")
+    [ -n "$plan" ] && [ "$plan" = "$lines" ] || fail "$n good: plan $plan, $lines ok lines"
+    has '^ok [0-9]* - good:example_3x2\[i8\] 3x2:3x2:3x2 numpy \[openvino reference\] seed=1$' "$n good"
+
+    # 1: script errors are failing lines with file:line, the rest runs.
+    expect_rc 1 "$n script errors" "$S" --impl "$REF" "$T/bad_syntax.lua" \
+        "$T/bad_field.lua" "$T/good.lua"
+    has "^not ok [0-9]* - script error: $T/bad_syntax.lua:5: " "$n syntax error"
+    has "^not ok [0-9]* - script error: $T/bad_field.lua:5: unknown field 'shape' in case{}" "$n unknown field"
+    has '^ok [0-9]* - bad_field:before\[f32\]' "$n before the bad case"
+    has '^ok [0-9]* - bad_field:after\[f32\]' "$n after the bad case"
+    has '^ok [0-9]* - good:scalar\[u8\]' "$n the next file"
+    [ "$(grep -c '^not ok' "$tmp/out")" = 2 ] || fail "$n: want exactly 2 failures"
+
+    # The sandbox holds; print goes to stderr, never into TAP.
+    expect_rc 0 "$n sandbox" "$S" --impl "$REF" "$T/sandbox.lua"
+    has_err 'print goes to stderr' "$n sandbox"
+    grep -q 'print goes' "$tmp/out" && fail "$n: print reached stdout"
+
+    # --list runs nothing; --only picks one address (brackets literal).
+    expect_rc 0 "$n list" "$S" --list --profile all "$T/good.lua"
+    has '^good:row_broadcast\[f16\] \[where\]$' "$n list"
+    expect_rc 1 "$n list with a script error" "$S" --list "$T/bad_field.lua"
+    has_err "bad_field.lua:5: unknown field" "$n list error"
+    expect_rc 0 "$n only" "$S" --impl "$REF" --only 'good:scalar[u8]' "$T/good.lua"
+    has '^1\.\.1$' "$n only"
+    expect_rc 0 "$n only glob" "$S" --impl "$REF" --only 'good:*[f32]' \
+        --skip '*bad*' "$T/good.lua"
+    has '^1\.\.1$' "$n only glob"
+
+    # 2: usage and setup errors, one line on stderr, nothing on stdout.
+    expect_rc 2 "$n unknown option" "$S" --frobnicate "$T/good.lua"
+    has_err "unknown option '--frobnicate'" "$n unknown option"
+    expect_rc 2 "$n missing file" "$S" --impl "$REF" "$T/no_such_file.lua"
+    has_err 'cannot read case file' "$n missing file"
+    expect_rc 2 "$n no sel_get_impl" "$S" --impl "$O/harness/t/libnosym.so" "$T/good.lua"
+    has_err 'does not export sel_get_impl' "$n no sel_get_impl"
+    expect_rc 2 "$n wrong ABI" "$S" --impl "$O/harness/t/libbadabi.so" "$T/good.lua"
+    has_err 'ABI version 2' "$n wrong ABI"
+    expect_rc 2 "$n missing library" "$S" --impl "$tmp/nonexistent.so" "$T/good.lua"
+    has_err 'cannot load' "$n missing library"
+    expect_rc 2 "$n unknown profile" "$S" --profile nope "$T/good.lua"
+    has_err "unknown profile 'nope'" "$n unknown profile"
+    expect_rc 2 "$n missing value" "$S" --seed
+    has_err "needs a value" "$n missing value"
+    expect_rc 2 "$n bad timeout" "$S" --timeout 0 "$T/good.lua"
+    [ -s "$tmp/out" ] && fail "$n: a setup error printed to stdout"
+    [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$n: a setup error is not one line"
+done
+
+# Both front ends print the same TAP for the self-test scripts too.
+"$O/selcheck" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/a" 2>/dev/null
+"$O/selcheck-jit" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/b" 2>/dev/null
+cmp -s "$tmp/a" "$tmp/b" || fail "selcheck and selcheck-jit differ on harness/t"
+
+if [ "$fails" != 0 ]; then
+    echo "check-harness: $fails failure(s)" >&2
+    exit 1
+fi
+echo "check-harness: exit codes, script errors, sandbox, --list/--only: all as expected"
