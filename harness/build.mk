@@ -10,7 +10,7 @@ H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
 H_LUAJIT_OBJ := $(H_FRONT:%=$(O)/harness/luajit/%.o)
 H_HDR := $(wildcard harness/h_*.h) spec/select.h ref/ref.h
-H_LIBS := -ldl -lpthread -lm
+H_LIBS := -lsleef -ldl -lpthread -lm
 
 H_LUA54_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 H_LUA54_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
@@ -29,10 +29,12 @@ $(O)/harness/luajit/%.o: harness/%.c $(H_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(H_LUAJIT_CFLAGS) -c $< -o $@
 
-$(O)/selcheck: $(H_CORE_OBJ) $(H_LUA54_OBJ) $(O)/libselect_ref.a
+# h_sleef.o (SLEEF operands, the "sleef:<fn>" value classes) is built by
+# harness/ffi.mk.
+$(O)/selcheck: $(H_CORE_OBJ) $(H_LUA54_OBJ) $(O)/harness/h_sleef.o $(O)/libselect_ref.a
 	$(CC) $(LDFLAGS_ALL) $^ $(H_LUA54_LIBS) $(H_LIBS) -o $@
 
-$(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/libselect_ref.a
+$(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/harness/h_sleef.o $(O)/libselect_ref.a
 	$(CC) $(LDFLAGS_ALL) $^ $(H_LUAJIT_LIBS) $(H_LIBS) -o $@
 
 # Tiny libraries that must be refused at setup (exit 2).

@@ -40,11 +40,13 @@ typedef struct h_shape {
     int raw;
 } h_shape;
 
+/* H_V_SLEEF: "sleef:log" etc., operands made by real math (h_sleef.h). */
 enum h_vclass { H_V_NORMAL = 1, H_V_SPECIAL, H_V_NAN, H_V_PATTERNS, H_V_RAMP,
-                H_V_LITERAL };
+                H_V_LITERAL, H_V_SLEEF };
 typedef struct h_values {
     int cls;
-    h_lits lit; /* H_V_LITERAL */
+    h_lits lit;       /* H_V_LITERAL */
+    const char *fn;   /* H_V_SLEEF: a name of h_sleef_names() */
 } h_values;
 
 enum h_cpat { H_C_ALL_TRUE = 1, H_C_ALL_FALSE, H_C_ALTERNATING, H_C_RANDOM,

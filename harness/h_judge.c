@@ -25,7 +25,17 @@ static void rules_line(const h_point *pt, h_diag *d)
 
 static void context(const h_point *pt, h_diag *d)
 {
+    char out[200];
+
     h_diag_str(d, 0, "shapes", "%s", pt->desc);
+    if (pt->exp_infer == SEL_OK) {
+        h_shape s;
+        memset(&s, 0, sizeof s);
+        s.rank = pt->exp_rank;
+        memcpy(s.dims, pt->exp_dims, sizeof pt->exp_dims);
+        h_shape_str(&s, out, sizeof out);
+        h_diag_str(d, 0, "output", "%s", out);
+    }
     h_diag_raw(d, 0, "dtype", "%s", sel_dtype_name(pt->dtype));
     h_diag_raw(d, 0, "profile", "%s", pt->prof->name);
     h_diag_raw(d, 0, "seed", "%llu", (unsigned long long)pt->seed);
@@ -101,7 +111,9 @@ static void died(const h_layout *L, const h_jres *res, h_verdict *v)
                  sig_name(res->signo), ph, what);
     } else if (res->signo) {
         snprintf(v->reason, sizeof v->reason, "crashed: killed by %s "
-                 "(signal %d) in %s", sig_name(res->signo), res->signo, ph);
+                 "(signal %d%s) in %s", sig_name(res->signo), res->signo,
+                 res->signo == SIGSEGV || res->signo == SIGBUS
+                     ? ", raised, not a memory fault" : "", ph);
     } else {
         snprintf(v->reason, sizeof v->reason, "the worker exited with status "
                  "%d in %s", res->exit_status, ph);

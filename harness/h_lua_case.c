@@ -9,6 +9,7 @@
 
 #include "h_dtype.h"
 #include "h_lua.h"
+#include "h_sleef.h"
 
 static const char *const case_fields[] = {
     "alias", "axis", "btype", "concurrent", "cond", "dst", "dtype_override",
@@ -436,14 +437,22 @@ static int get_vclass(lua_State *L, int idx, h_values *v, h_case *c,
     int k;
 
     if (lua_type(L, idx) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, idx);
+        const char *const *fn = h_sleef_names();
         for (k = 0; cls[k]; k++)
-            if (strcmp(cls[k], lua_tostring(L, idx)) == 0) {
+            if (strcmp(cls[k], s) == 0) {
                 v->cls = H_V_NORMAL + k;
                 return 0;
             }
+        for (k = 0; strncmp(s, "sleef:", 6) == 0 && fn[k]; k++)
+            if (strcmp(fn[k], s + 6) == 0) {
+                v->cls = H_V_SLEEF;
+                v->fn = fn[k];
+                return 0;
+            }
         h_case_fail(c, "%s: unknown value class '%s' (normal, special, nan, "
-                    "patterns, ramp, or a table of numbers)", what,
-                    lua_tostring(L, idx));
+                    "patterns, ramp, sleef:log|exp|sqrt|sin|tanh, or a table "
+                    "of numbers)", what, s);
         return -1;
     }
     v->cls = H_V_LITERAL;

@@ -10,6 +10,7 @@
 #include "h_dtype.h"
 #include "h_gen.h"
 #include "h_point.h"
+#include "h_sleef.h"
 #include "ref.h"
 
 int h_case_expects_invalid(const h_case *c, const h_profile *pr)
@@ -107,6 +108,13 @@ static uint8_t *gen_input(h_point *pt, int k, const h_case *c)
 
     if (k == 0 && c->cond != H_C_LITERAL) {
         h_gen_cond(c->cond, &r, buf, t->bytes);
+        return buf;
+    }
+    if (k > 0 && c->val[k - 1].cls == H_V_SLEEF) {
+        if (h_sleef_fill(c->val[k - 1].fn, gd, buf, (int64_t)n,
+                         h_rng_next(&r)) != 0)
+            fail(pt, k == 1 ? "then (x) data" : "else (y) data",
+                 "sleef values exist for f64, f32, f16 and bf16 only");
         return buf;
     }
     if (k > 0 && c->val[k - 1].cls != H_V_LITERAL) {

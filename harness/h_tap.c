@@ -18,8 +18,8 @@ static void vadd(h_diag *d, int indent, const char *key, int quote,
     int n;
 
     vsnprintf(val, sizeof val, fmt, ap);
-    n = snprintf(d->buf + d->len, room, "%*s%s: %s", indent + 2, "", key,
-                 quote ? "\"" : "");
+    n = snprintf(d->buf + d->len, room, "%*s%s:%s%s", indent + 2, "", key,
+                 quote || val[0] ? " " : "", quote ? "\"" : "");
     if (n < 0 || (size_t)n >= room)
         return;
     d->len += (size_t)n;

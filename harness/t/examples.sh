@@ -1,0 +1,91 @@
+#!/bin/sh
+# examples.sh - selcheck against examples/minimal.c and its two broken
+# copies, over the whole suite: the example passes everything; the copy
+# that skips the last element of odd-sized outputs fails exactly there,
+# with a YAML block naming that element; the copy that crashes on rank-0
+# input is reported as a crash on exactly the rank-0 tests and the run
+# completes.  Usage: sh harness/t/examples.sh O
+set -u
+O=${1:-build}
+tmp=$O/harness/t/examples
+mkdir -p "$tmp"
+fails=0
+
+fail() {
+    echo "check-examples: FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+
+# The whole suite, every profile, against libNAME.so; the exit status goes
+# to NAME.rc.  The broken copies run once per test (--fast): their bugs
+# show in the first run.
+run() {
+    "$O/selcheck" --profile all $2 --impl "$O/examples/lib$1.so" \
+        >"$tmp/$1.tap" 2>"$tmp/$1.err"
+    echo $? >"$tmp/$1.rc"
+}
+run minimal "" &
+run minimal_oddtail --fast &
+run minimal_rank0crash --fast &
+wait
+
+# Every test line is there: the plan and the count of ok/not ok agree.
+complete() {
+    plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$1")
+    lines=$(grep -c '^\(not \)\{0,1\}ok ' "$1")
+    [ -n "$plan" ] && [ "$plan" = "$lines" ] || fail "$1: plan $plan, $lines lines"
+}
+
+rc=$(cat "$tmp/minimal.rc")
+[ "$rc" = 0 ] || fail "minimal: exit $rc ($(grep -c '^not ok' "$tmp/minimal.tap") failures, $tmp/minimal.tap)"
+complete "$tmp/minimal.tap"
+total=$(grep -c '^ok ' "$tmp/minimal.tap")
+
+# Odd tail: each failure is a byte mismatch at index N-1 of N (N odd),
+# 1 mismatch, and a failure happens wherever an output is odd-sized.
+rc=$(cat "$tmp/minimal_oddtail.rc")
+[ "$rc" = 1 ] || fail "minimal_oddtail: exit $rc, want 1"
+complete "$tmp/minimal_oddtail.tap"
+awk '
+/^not ok / { n++; name = $0; idx = ""; mm = ""; msg = "" }
+/^  message: / { msg = $0 }
+/^    index: / { idx = $2 }
+/^  mismatches: / { mm = $2 }
+/^  \.\.\.$/ && name != "" {
+    split(mm, p, "/")
+    if (msg !~ /wrong bytes in dst/ || p[1] != 1 || p[2] % 2 != 1 || idx != p[2] - 1) {
+        print "not the last element of an odd output: " name " (" msg ", index " idx ", " mm ")"
+        bad++
+    }
+    name = ""
+}
+END { if (n == 0) { print "no failure at all"; bad++ } exit bad != 0 }
+' "$tmp/minimal_oddtail.tap" >"$tmp/oddtail.why" || fail "minimal_oddtail: $(head -3 "$tmp/oddtail.why")"
+
+# Rank-0 crash: a test crashed if and only if one of its shapes is rank 0
+# ("_" in cond:then:else), each crash is named, the others pass.
+rc=$(cat "$tmp/minimal_rank0crash.rc")
+[ "$rc" = 1 ] || fail "minimal_rank0crash: exit $rc, want 1"
+complete "$tmp/minimal_rank0crash.tap"
+awk '
+/^(not )?ok / {
+    d = $0; sub(/^(not )?ok [0-9]+ - /, "", d); split(d, f, " ")
+    k = split(f[2], s, ":"); r0 = 0
+    for (i = 1; i <= k; i++) if (s[i] == "_") r0 = 1
+    failed = $0 ~ /^not ok/; pending = failed; crashes += failed; zeros += r0
+    if (r0 != failed) { print (r0 ? "rank 0 but no crash: " : "failed without rank 0: ") $0; bad++ }
+}
+/^  message: / && pending {
+    if ($0 !~ /crashed: killed by SIGSEGV/) { print "not reported as a crash: " $0; bad++ }
+    pending = 0
+}
+END { if (crashes == 0) { print "no crash reported"; bad++ } exit bad != 0 }
+' "$tmp/minimal_rank0crash.tap" >"$tmp/rank0.why" || fail "minimal_rank0crash: $(head -3 "$tmp/rank0.why")"
+
+if [ "$fails" != 0 ]; then
+    echo "check-examples: $fails failure(s); outputs in $tmp" >&2
+    exit 1
+fi
+odd=$(grep -c '^not ok' "$tmp/minimal_oddtail.tap")
+r0=$(grep -c '^not ok' "$tmp/minimal_rank0crash.tap")
+echo "check-examples: minimal passes $total tests; odd tail caught in $odd (each at its last element); rank-0 crash reported in exactly its $r0 rank-0 tests"
