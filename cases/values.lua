@@ -9,6 +9,7 @@
 -- (all false) with the other branch all NaN (BITS-2, BITS-3: a reference
 -- that computes in float returns NaN there), and a dense sample of the
 -- 32/64-bit ones.  That is every value of every type up to 16 bits.
+-- Last, SLEEF results (NaN, inf, -0 from real math) in either branch.
 
 -- Bit patterns per float dtype: -0, +0, quiet NaNs with payloads (both
 -- signs), signalling NaNs, +-inf, subnormals (smallest, largest,
@@ -153,3 +154,17 @@ case{ id = "nan_both_branches", rules = {"BITS-1", "BITS-3"},
 case{ id = "ramp_then_special_else", rules = {"BITS-1", "BITS-3"},
       shapes = "300:300:300", values = {x = "ramp", y = "special"},
       cond = "alternating", expect = {300} }
+
+-- Select guarding real math, the way graphs use it (log of negatives,
+-- exp overflow, sqrt of negatives): SLEEF results in one branch, in the
+-- other an ordinary ramp, each selected where the cond runs say.
+for _, op in ipairs({"log", "exp", "sqrt", "sin", "tanh"}) do
+  case{ id = "sleef_" .. op .. "_then", rules = {"BITS-1", "BITS-3"},
+        dtypes = {"f64", "f32", "f16", "bf16"}, shapes = "4x129:4x129:129",
+        values = {x = "sleef:" .. op, y = "ramp"}, cond = "runs",
+        expect = {4, 129} }
+  case{ id = "sleef_" .. op .. "_else", rules = {"BITS-1", "BITS-3"},
+        dtypes = {"f64", "f32", "f16", "bf16"}, shapes = "4x1:_:4x129",
+        values = {x = "normal", y = "sleef:" .. op}, cond = "alternating",
+        expect = {4, 129} }
+end
