@@ -44,16 +44,29 @@ $(O)/harness/t/lib%.so: harness/t/%.c spec/select.h
 
 H_TLIBS := $(O)/harness/t/libnosym.so $(O)/harness/t/libbadabi.so
 
-ALL += $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS)
+# The reference with one misbehaviour each (harness/t/misbehave.c).
+H_MIS := overrun underrun read_after read_before input dims unwritten \
+         dims_out hang abort exit unsafe misaligned
+H_MISLIBS := $(H_MIS:%=$(O)/harness/t/libmis_%.so)
+$(O)/harness/t/libmis_%.so: harness/t/misbehave.c $(O)/libselect_ref.a spec/select.h ref/ref.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iref -fvisibility=hidden -DMIS_$(shell echo $* | tr a-z A-Z) \
+	    -shared $< $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
 
-.PHONY: check-harness check-harness-suite check-harness-suite-jit \
-        check-harness-same-tap
-CHECK += check-harness check-harness-suite check-harness-suite-jit \
-         check-harness-same-tap
+ALL += $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(H_MISLIBS)
+
+.PHONY: check-harness check-harness-misbehave check-harness-suite \
+        check-harness-suite-jit check-harness-same-tap
+CHECK += check-harness check-harness-misbehave check-harness-suite \
+         check-harness-suite-jit check-harness-same-tap
 
 # Exit codes, script errors, --list/--only, guard pages: harness/t/run.sh.
 check-harness: $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(O)/libselect_ref.so
 	@sh harness/t/run.sh $(O)
+
+# Each way an implementation can misbehave is reported with its reason.
+check-harness-misbehave: $(O)/selcheck $(H_MISLIBS) $(O)/libselect_ref.so
+	@sh harness/t/misbehave.sh $(O)
 
 # The whole suite against the reference, every profile, both front ends.
 check-harness-suite: $(O)/selcheck $(O)/libselect_ref.so
@@ -64,8 +77,8 @@ check-harness-suite-jit: $(O)/selcheck-jit $(O)/libselect_ref.so
 
 # Both front ends print the same TAP, byte for byte.
 check-harness-same-tap: $(O)/selcheck $(O)/selcheck-jit $(O)/libselect_ref.so
-	@$(O)/selcheck --profile all --impl $(O)/libselect_ref.so > $(O)/harness/tap-lua54.txt || true
-	@$(O)/selcheck-jit --profile all --impl $(O)/libselect_ref.so > $(O)/harness/tap-luajit.txt || true
+	@$(O)/selcheck --fast --profile all --impl $(O)/libselect_ref.so > $(O)/harness/tap-lua54.txt || true
+	@$(O)/selcheck-jit --fast --profile all --impl $(O)/libselect_ref.so > $(O)/harness/tap-luajit.txt || true
 	@cmp $(O)/harness/tap-lua54.txt $(O)/harness/tap-luajit.txt && \
 	    echo "check-harness-same-tap: selcheck and selcheck-jit agree ($$(grep -c '^ok' $(O)/harness/tap-lua54.txt) ok lines)"
 

@@ -327,9 +327,8 @@ static void name_of(const h_layout *L, h_gside g, char *buf, size_t n)
     if (g.what == H_G_DIMS)
         snprintf(buf, n, "the dims of %s", tname[g.t]);
     else
-        snprintf(buf, n, "%s%s (run %s)", tname[g.t],
-                 L->slot[g.run][g.t].bytes ? "" : ", which has no elements,",
-                 h_run_name(L->kinds[g.run]));
+        snprintf(buf, n, "%s%s", tname[g.t],
+                 L->slot[g.run][g.t].bytes ? "" : ", which has no elements,");
 }
 
 void h_layout_fault(const h_layout *L, const h_jres *res, char *msg,

@@ -505,6 +505,8 @@ void h_worker_call(h_worker *w, const h_job *job, int timeout, h_jres *res)
         }
         if (read_full(w->from_w, &m, sizeof m)) { /* EOF: it died */
             res->died = 1;
+            if (!res->phase)
+                res->phase = *(volatile int *)w->arena;
             reap(w, res);
             return;
         }
