@@ -45,3 +45,23 @@ check-opt-exports: $(O)/libselect_opt.so
 check-opt-kernels: $(O)/opt/opt_ktest
 	$(O)/opt/opt_ktest > $(O)/opt/opt_ktest.tap || { grep -v '^ok' $(O)/opt/opt_ktest.tap; exit 1; }
 	@echo "check-opt-kernels: $$(grep -c '^ok' $(O)/opt/opt_ktest.tap) ok ($$(grep -c SKIP $(O)/opt/opt_ktest.tap) skipped)"
+
+# The randomized differential test, opt against ref (harness/difftest.c):
+# a bounded slice in `make check` (every ISA level x 1, 2, 3 threads, then
+# concurrent callers), a long run in `make check-long`.
+$(O)/difftest: harness/difftest.c $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
+	$(CC) $(CFLAGS_ALL) -Iopt -Iref -pthread $< $(O)/libselect_opt.a $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
+
+ALL += $(O)/difftest
+DIFF_SEED ?= 1
+.PHONY: check-opt-diff check-opt-diff-long
+CHECK += check-opt-diff
+CHECK_LONG += check-opt-diff-long
+
+check-opt-diff: $(O)/difftest
+	$(O)/difftest --seed $(DIFF_SEED) --count 3000
+	$(O)/difftest --seed $(DIFF_SEED) --first 3000 --count 1000 --threads 3 --jobs 3
+
+check-opt-diff-long: $(O)/difftest
+	$(O)/difftest --seed $(DIFF_SEED) --first 100000 --count 100000
+	$(O)/difftest --seed $(DIFF_SEED) --first 200000 --count 20000 --threads 2,3 --jobs 4

@@ -19,8 +19,7 @@ typedef struct opt_dims {
 } opt_dims;
 
 /* A validated call: the output shape and where each input sits in it
- * (input axis i is output axis first[k] + i; pdpd may place trailing 1s
- * past the output's last axis, which the planner ignores). */
+ * (input axis i is output axis first[k] + i). */
 typedef struct opt_geom {
     opt_dims out;
     opt_dims in[3];     /* cond, then, else */
@@ -97,12 +96,16 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks,
 
 /* ---- opt_exec.c: running a plan --------------------------------------- */
 
-/* Output bytes below which a call stays on the calling thread, and above
- * which stores are non-temporal (see README.md for the measurements). */
-size_t opt_parallel_min_bytes(void);
-size_t opt_nt_min_bytes(void);
-/* Tests and bench: override both (0 restores the defaults). */
-void opt_tuning_force(size_t parallel_min, size_t nt_min);
+/* When a call goes to the pool and how: outputs of parallel_min bytes or
+ * more are split into chunks of at least chunk_min bytes; outputs of nt_min
+ * bytes or more use non-temporal stores.  Defaults are measured (README.md);
+ * tests lower them to reach the threaded and streaming paths with small
+ * tensors.  Not for use while calls are in flight. */
+typedef struct opt_tuning {
+    size_t parallel_min, chunk_min, nt_min;
+} opt_tuning;
+void opt_tuning_get(opt_tuning *t);
+void opt_tuning_set(const opt_tuning *t); /* NULL restores the defaults */
 
 int opt_run(const opt_plan *p, const sel_tensor *cond,
             const sel_tensor *then_, const sel_tensor *else_,

@@ -17,45 +17,45 @@
  * 1 MiB of output, waking a second thread costs more than it saves; streams
  * pay off once the working set no longer fits the last-level cache. */
 #define PARALLEL_MIN_DEFAULT ((size_t)1 << 20)
-#define CHUNK_MIN_BYTES ((size_t)256 << 10)
+#define CHUNK_MIN_DEFAULT ((size_t)256 << 10)
 
-static atomic_size_t parallel_min, nt_min;
+static atomic_size_t parallel_min, chunk_min, nt_min;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static size_t nt_default(void)
+/* The last-level cache, where the OS says; 32 MiB (this machine) if not. */
+static size_t llc_bytes(void)
 {
     long llc = -1;
 #if defined(_SC_LEVEL3_CACHE_SIZE)
     llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
-    if (llc <= 0)
-        llc = 32L << 20;
-    return (size_t)llc;
+    return llc > 0 ? (size_t)llc : (size_t)32 << 20;
 }
 
-static void tuning_init(void)
+static void store(const opt_tuning *t)
 {
-    atomic_store(&parallel_min, PARALLEL_MIN_DEFAULT);
-    atomic_store(&nt_min, nt_default());
+    atomic_store(&parallel_min, t ? t->parallel_min : PARALLEL_MIN_DEFAULT);
+    atomic_store(&chunk_min, t ? t->chunk_min : CHUNK_MIN_DEFAULT);
+    atomic_store(&nt_min, t ? t->nt_min : llc_bytes());
 }
 
-size_t opt_parallel_min_bytes(void)
+static void defaults(void)
 {
-    pthread_once(&once, tuning_init);
-    return atomic_load_explicit(&parallel_min, memory_order_relaxed);
+    store(NULL);
 }
 
-size_t opt_nt_min_bytes(void)
+void opt_tuning_set(const opt_tuning *t)
 {
-    pthread_once(&once, tuning_init);
-    return atomic_load_explicit(&nt_min, memory_order_relaxed);
+    pthread_once(&once, defaults);
+    store(t);
 }
 
-void opt_tuning_force(size_t par, size_t nt)
+void opt_tuning_get(opt_tuning *t)
 {
-    pthread_once(&once, tuning_init);
-    atomic_store(&parallel_min, par ? par : PARALLEL_MIN_DEFAULT);
-    atomic_store(&nt_min, nt ? nt : nt_default());
+    pthread_once(&once, defaults);
+    t->parallel_min = atomic_load_explicit(&parallel_min, memory_order_relaxed);
+    t->chunk_min = atomic_load_explicit(&chunk_min, memory_order_relaxed);
+    t->nt_min = atomic_load_explicit(&nt_min, memory_order_relaxed);
 }
 
 typedef struct run {
@@ -141,10 +141,12 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             const sel_tensor *else_, sel_tensor *dst, size_t w)
 {
     const int isa = opt_isa_active(), wi = width_index(w);
+    opt_tuning tu;
     run x;
     size_t bytes;
     int threads;
 
+    opt_tuning_get(&tu);
     x.p = p;
     x.c = (const uint8_t *)cond->data;
     x.t = (const char *)then_->data;
@@ -158,19 +160,19 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
     bytes = (size_t)x.count * w;
-    x.nt = bytes >= opt_nt_min_bytes();
+    x.nt = bytes >= tu.nt_min;
 
-    threads = bytes >= opt_parallel_min_bytes() ? opt_threads() : 1;
+    threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {
         run_range(&x, 0, x.count);
         return SEL_OK;
     }
-    /* About four chunks per thread, none under CHUNK_MIN_BYTES: enough to
-     * even out a preempted thread, few enough to keep the counter cold. */
+    /* About four chunks per thread, none under chunk_min: enough to even
+     * out a preempted thread, few enough to keep the counter cold. */
     x.chunk = (int64_t)(bytes / ((size_t)threads * 4) / w);
-    if ((size_t)x.chunk * w < CHUNK_MIN_BYTES)
-        x.chunk = (int64_t)(CHUNK_MIN_BYTES / w);
-    x.chunk = (x.chunk + 63) & ~(int64_t)63;
+    if ((size_t)x.chunk * w < tu.chunk_min)
+        x.chunk = (int64_t)(tu.chunk_min / w);
+    x.chunk = x.chunk < 64 ? 64 : (x.chunk + 63) & ~(int64_t)63;
     opt_parallel(run_chunk, &x, (size_t)((x.count + x.chunk - 1) / x.chunk),
                  threads);
     return SEL_OK;

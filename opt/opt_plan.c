@@ -27,7 +27,7 @@ static void place(const opt_geom *g, int k, int64_t *st)
     for (i = 0; i < g->out.rank; i++)
         st[i] = 0;
     for (i = s->rank - 1; i >= 0; i--) {
-        if (s->d[i] != 1) /* pdpd's trailing 1s may lie past the end */
+        if (s->d[i] != 1)
             st[g->first[k] + i] = step;
         step *= s->d[i];
     }

@@ -97,10 +97,18 @@ static void take_chunks(opt_task_fn *task, void *ctx, size_t nchunks)
         task(ctx, i);
 }
 
+/* A worker's start: its index, and the job word when it was created (the
+ * owner publishes the next job only after creating it, so reading pool.job
+ * from the new thread could already see that job and skip it). */
+static struct start {
+    int id;
+    unsigned long job;
+} starts[OPT_MAX_THREADS];
+
 static void *worker(void *arg)
 {
-    const int id = (int)(intptr_t)arg;
-    unsigned long seen = atomic_load(&pool.job);
+    const int id = ((const struct start *)arg)->id;
+    unsigned long seen = ((const struct start *)arg)->job;
 
     for (;;) {
         unsigned long j;
@@ -142,9 +150,11 @@ static void grow(int want)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     while (pool.started < want) {
+        struct start *st = &starts[pool.started];
         pthread_t t;
-        if (pthread_create(&t, &attr, worker,
-                           (void *)(intptr_t)pool.started) != 0)
+        st->id = pool.started;
+        st->job = atomic_load(&pool.job);
+        if (pthread_create(&t, &attr, worker, st) != 0)
             break;
         pool.started++;
     }

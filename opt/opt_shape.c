@@ -73,24 +73,27 @@ static int numpy_oneway(const opt_dims *res, const opt_dims *c)
 }
 
 /* pdpd: b merges one way into a at axis (BC-PDPD-1..6).  The axis of -1 is
- * taken from b's full rank (BC-PDPD-2); trailing 1s of b are then dropped
- * before the fit is checked (BC-PDPD-4), so they may hang past a's end. */
-static int pdpd_merge(const opt_dims *a, const opt_dims *b, int32_t axis,
+ * computed per merge from b's rank as given, trailing 1s included
+ * (BC-PDPD-2, BC-PDPD-4).  a never grows; its only change is a 1 meeting a
+ * 0, which becomes 0 (BC-NUMPY-4). */
+static int pdpd_merge(opt_dims *a, const opt_dims *b, int32_t axis,
                       int32_t *first)
 {
-    int32_t len = b->rank, i;
+    int32_t i;
 
     if (b->rank > a->rank)
         return SEL_ERR_SHAPE; /* BC-PDPD-6 */
     if (axis == -1)
         axis = a->rank - b->rank;
-    while (len > 0 && b->d[len - 1] == 1)
-        len--;
-    if ((int64_t)axis + len > a->rank)
+    if ((int64_t)axis + b->rank > a->rank)
         return SEL_ERR_SHAPE; /* BC-PDPD-3 */
-    for (i = 0; i < len; i++)
-        if (b->d[i] != 1 && b->d[i] != a->d[axis + i])
-            return SEL_ERR_SHAPE; /* BC-PDPD-1 */
+    for (i = 0; i < b->rank; i++) {
+        int64_t *ad = &a->d[axis + i];
+        if (b->d[i] == 0 && *ad == 1)
+            *ad = 0;
+        else if (b->d[i] != 1 && b->d[i] != *ad)
+            return SEL_ERR_SHAPE; /* BC-PDPD-1, BC-NUMPY-4 */
+    }
     *first = axis;
     return SEL_OK;
 }
