@@ -89,7 +89,8 @@ local LONG = {
   {"inner_1_outer_long", "4097x1:4097x1:1x1", {4097, 1}},
 }
 for _, l in ipairs(LONG) do
-  case{ id = l[1], rules = {"BC-NUMPY-1", "OP-SELECT-1"}, dtypes = {"u8", "f32"},
+  case{ id = l[1], rules = {"BC-NUMPY-1", "OP-SELECT-1", "IO-INPUTS-1"},
+        dtypes = {"u8", "f32"},
         shapes = l[2], cond = "runs", expect = l[3] }
 end
 
@@ -130,3 +131,9 @@ for _, off in ipairs({1, 2, 3, 7}) do
   case{ id = "offset" .. off .. "_broadcast", rules = {"IO-ALIGN-1", "BC-NUMPY-1"},
         dtypes = WIDTH, shapes = "9x1:1x67:9x67", offset = off, expect = {9, 67} }
 end
+
+-- Reentrancy on small tensors too: two threads, one call each at once.
+case{ id = "concurrent_small_broadcast", rules = {"IO-THREADS-1", "BC-NUMPY-1"},
+      dtypes = WIDTH, shapes = "9x1:1x67:9x67", concurrent = true, expect = {9, 67} }
+case{ id = "concurrent_small_pdpd", rules = {"IO-THREADS-1", "BC-PDPD-5"}, mode = "pdpd",
+      dtypes = WIDTH, shapes = "67:9x67:1x67", concurrent = true, expect = {9, 67} }

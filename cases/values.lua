@@ -147,7 +147,7 @@ case{ id = "patterns_w16_else_row_nan", rules = {"BITS-2", "BITS-3", "BC-NUMPY-1
 -- Value classes over every dtype of the profile.
 case{ id = "special_random_cond", rules = {"BITS-1", "OP-SELECT-1"},
       shapes = "1000:1000:1000", values = "special", expect = {1000} }
-case{ id = "special_broadcast", rules = {"BITS-1", "BC-NUMPY-1"},
+case{ id = "special_broadcast", rules = {"BITS-1", "BC-NUMPY-1", "IO-INPUTS-1"},
       shapes = "7x1:1x33:7x33", values = "special", cond = "runs", expect = {7, 33} }
 case{ id = "nan_both_branches", rules = {"BITS-1", "BITS-3"},
       shapes = "515:515:515", values = "nan", expect = {515} }
