@@ -27,7 +27,7 @@ bidir_cond       openvino --strict  broadcast_numpy.lua broadcast_numpy:cond_*  
 pdpd_cond_axis   openvino -         broadcast_pdpd.lua  broadcast_pdpd:cond_vs_else_a3* broadcast_pdpd:cond_vs_else_a3_else2_cond1_auto\[
 zero_one         openvino -         edges.lua           edges:zero_*                   edges:zero_vs_one\[
 swap_bcast       openvino -         broadcast_numpy.lua broadcast_numpy:r1_*           broadcast_numpy:r1_x\[
-dense            openvino -         broadcast_numpy.lua broadcast_numpy:r1_*           broadcast_numpy:r1_y\[
+dense            openvino -         broadcast_numpy.lua broadcast_numpy:r1_*           broadcast_numpy:r1_c\[
 tail             openvino -         edges.lua           edges:size_*                   edges:size_17\[
 EOF
 }
