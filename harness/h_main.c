@@ -208,10 +208,11 @@ static void select_profiles(const h_opts *o, h_world *w)
 
 int main(int argc, char **argv)
 {
+    /* Static: what the run loaded stays reachable to the end. */
     static h_opts o;
     static h_world w;
+    static glob_t g;
     char dir[1024], home[2048], path[4096], err[600];
-    glob_t g;
     char **files;
     int first, nfiles, i, st;
 
