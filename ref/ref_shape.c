@@ -119,8 +119,8 @@ static int merge_pdpd(ref_shape *a, const ref_shape *b, int32_t axis,
         return SEL_ERR_SHAPE; /* BC-PDPD-6 */
     if (axis == -1)
         axis = a->rank - b->rank; /* BC-PDPD-2, per merge */
-    if (axis + b->rank > a->rank)
-        return SEL_ERR_SHAPE; /* BC-PDPD-3 */
+    if (axis > a->rank - b->rank)
+        return SEL_ERR_SHAPE; /* BC-PDPD-3 (no overflow for a huge axis) */
     for (i = 0; i < b->rank; i++) {
         int64_t *ad = &a->dims[axis + i], bd = b->dims[i];
         if (bd == 0 && *ad == 1)

@@ -118,6 +118,8 @@ static const struct shape_case shape_cases[] = {
     {"BC-PDPD-3", "_", "2x3x4x5", "3", PD, 1, 0, SEL_OK, "2x3x4x5"},
     {"BC-PDPD-3", "_", "2x3x4x5", "3x4", PD, 3, 0, SH, 0},
     {"BC-PDPD-3", "_", "2x3x4x5", "3x4", PD, -2, 0, SEL_ERR_ATTR, 0},
+    {"BC-PDPD-3", "_", "2x3", "3", PD, 2147483647, 0, SH, 0},
+    {"BC-PDPD-3", "_", "2x3", "3", PD, -2147483647 - 1, 0, SEL_ERR_ATTR, 0},
     {"BC-PDPD-4", "_", "2x3x4x5", "3x1", PD, 1, 0, SEL_OK, "2x3x4x5"},
     {"BC-PDPD-4", "_", "2x3", "3x1x1", PD, 1, 0, SH, 0},
     {"BC-PDPD-4", "_", "2x3x4x5", "5x1", PD, -1, 0, SH, 0},
