@@ -3,8 +3,10 @@
  * test once (data, oracle), then lay it out, call the worker, judge, and
  * print one TAP line.  Also --list and --coverage.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "h_judge.h"
 #include "h_run.h"
@@ -85,6 +87,39 @@ static void repro(const h_opts *o, const h_point *pt, const char *impl,
                (unsigned long long)pt->seed, extra, pt->addr, pt->c->file);
 }
 
+/* The reference runs in this process, trusted.  If this process crashes
+ * anyway, say on which test, as TAP's "Bail out!", not silently.  stdout
+ * is flushed before each test so no line is lost. */
+static char bail[512];
+static size_t bail_len;
+
+static void on_oracle_crash(int sig)
+{
+    static const char err[] = "selcheck: crashed; see the Bail out! line\n";
+    if (write(1, bail, bail_len) < 0 || write(2, err, sizeof err - 1) < 0)
+        sig = 0;
+    signal(sig ? sig : SIGSEGV, SIG_DFL);
+    _exit(2);
+}
+
+static void guard_oracle(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    size_t i;
+    for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], on_oracle_crash);
+}
+
+static void oracle_on(const char *addr, const char *profile)
+{
+    fflush(stdout);
+    bail_len = (size_t)snprintf(bail, sizeof bail, "Bail out! selcheck "
+                                "crashed on %s under %s (in the reference "
+                                "or the harness)\n", addr, profile);
+    if (bail_len >= sizeof bail)
+        bail_len = sizeof bail - 1;
+}
+
 static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
 {
     static h_layout L;
@@ -132,6 +167,7 @@ int h_run_tap(const h_opts *o, h_world *w)
                       h_worker_path(w->w[i]));
     h_tap_comment("seed: %llu", (unsigned long long)o->seed);
     h_tap_plan(plan);
+    guard_oracle();
     for (ci = 0; ci < w->suite.n; ci++) {
         const h_case *c = &w->suite.v[ci];
         if (c->error) {
@@ -142,6 +178,10 @@ int h_run_tap(const h_opts *o, h_world *w)
             const h_profile *pr = &w->profiles.v[w->sel[p]];
             n = dtypes(o, w, c, pr, dt);
             for (k = 0; k < n; k++) {
+                char addr[300];
+                snprintf(addr, sizeof addr, "%s:%s[%s]", c->stem, c->id,
+                         sel_dtype_name(dt[k]));
+                oracle_on(addr, pr->name);
                 h_point_make(&pt, c, pr, dt[k], o->seed);
                 for (i = 0; i < w->nw; i++)
                     one_test(o, w, &pt, i);
