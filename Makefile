@@ -24,7 +24,7 @@ CHECK_LONG :=   # phony targets `make check-long` adds
 BENCH      :=   # phony targets `make bench` runs
 INSTALL    :=   # phony targets `make install` runs
 
-.PHONY: all check check-long bench install run deps clean
+.PHONY: all check check-long check-asan check-tsan bench install run deps clean
 all:
 
 include ref/build.mk
@@ -51,8 +51,23 @@ deps:
 	@sh .ci/deps
 
 check: all
-	@$(MAKE) --no-print-directory $(CHECK)
+	@$(MAKE) --no-print-directory $(CHECK) check-asan check-tsan
 	@echo "make check: all passed"
+
+# The suite once under AddressSanitizer + UndefinedBehaviorSanitizer
+# (harness, reference and optimized backend all instrumented, each in its
+# own build tree), and the threaded backend under ThreadSanitizer.
+SAN_PROVE = prove -j2 --timer
+check-asan:
+	@$(MAKE) --no-print-directory O=$(O)/asan SAN=asan all
+	$(SAN_PROVE) --exec "$(O)/asan/selcheck --profile all --impl $(O)/asan/libselect_opt.so" cases/*.lua
+	$(O)/asan/selcheck --profile all --impl $(O)/asan/libselect_ref.so cases/spec_examples.lua cases/errors.lua cases/edges.lua >$(O)/asan/ref.tap
+	$(O)/asan/difftest --seed 2 --count 1500
+
+check-tsan:
+	@$(MAKE) --no-print-directory O=$(O)/tsan SAN=tsan $(O)/tsan/selcheck $(O)/tsan/libselect_opt.so $(O)/tsan/difftest
+	TSAN_OPTIONS=halt_on_error=1 $(O)/tsan/difftest --seed 3 --count 400 --threads 2,3 --jobs 3
+	TSAN_OPTIONS=halt_on_error=1 SEL_NUM_THREADS=3 $(SAN_PROVE) --exec "$(O)/tsan/selcheck --profile where --impl $(O)/tsan/libselect_opt.so" cases/large.lua cases/aliasing.lua
 
 check-long: all
 	@$(MAKE) --no-print-directory $(CHECK) $(CHECK_LONG)
