@@ -48,6 +48,24 @@ for S in "$O/selcheck" "$O/selcheck-jit"; do
     has '^ok [0-9]* - good:scalar\[u8\]' "$n the next file"
     [ "$(grep -c '^not ok' "$tmp/out")" = 2 ] || fail "$n: want exactly 2 failures"
 
+    # Bad requests: each one failing line naming file, line and problem.
+    expect_rc 1 "$n bad input" "$S" --impl "$REF" "$T/bad_input.lua"
+    B="$T/bad_input.lua"
+    for m in "$B:4: huge\[u8\] shape: too large for the harness" \
+             "$B:5: shapes.x: negative dim" \
+             "$B:6: shapes.x: rank 5000 is beyond the harness limit" \
+             "$B:7: case{} takes one table, got string" \
+             "$B:8: dtypes: unknown dtype 'f17'" \
+             "$B:9: unknown rule id 'NO-SUCH-RULE'" \
+             "$B:10: inexact\[f16\] then (x) data: 0.10000000000000001 as f16: not exact" \
+             "$B:11: cond bytes other than 0 and 1 need rule COND-NZ-1" \
+             "$B:12: id 'Bad-Id'" \
+             "$B:14: duplicate id 'dup' (also at line 13)" \
+             "$B:15: then (x) data has 3 elements"; do
+        grep -q "script error: $m" "$tmp/out" || fail "$n bad input: no '$m'"
+    done
+    [ "$(grep -c '^not ok' "$tmp/out")" = 11 ] || fail "$n bad input: want 11 failures"
+
     # The sandbox holds; print goes to stderr, never into TAP.
     expect_rc 0 "$n sandbox" "$S" --impl "$REF" "$T/sandbox.lua"
     has_err 'print goes to stderr' "$n sandbox"
