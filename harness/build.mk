@@ -82,6 +82,42 @@ check-harness-same-tap: $(O)/selcheck $(O)/selcheck-jit $(O)/libselect_ref.so
 	@cmp $(O)/harness/tap-lua54.txt $(O)/harness/tap-luajit.txt && \
 	    echo "check-harness-same-tap: selcheck and selcheck-jit agree ($$(grep -c '^ok' $(O)/harness/tap-lua54.txt) ok lines)"
 
+# Sanitizers: the harness, the reference and the test libraries built once
+# more with AddressSanitizer+UBSan ($(O)/asan) and ThreadSanitizer
+# ($(O)/tsan); the self-tests, the misbehaving libraries and the suite
+# (--fast, without the multi-MiB cases of large.lua) must come out the same.
+# Only from an unsanitized make: a sanitized make check does not recurse.
+ifeq ($(SAN),)
+H_SAN_BUILD = selcheck selcheck-jit libselect_ref.so $(H_TLIBS:$(O)/%=%) \
+              $(H_MISLIBS:$(O)/%=%)
+.PHONY: check-harness-asan check-harness-tsan
+CHECK += check-harness-asan check-harness-tsan
+
+check-harness-asan:
+	@$(MAKE) --no-print-directory -s O=$(O)/asan SAN=asan $(H_SAN_BUILD:%=$(O)/asan/%)
+	@sh harness/t/run.sh $(O)/asan
+	@sh harness/t/misbehave.sh $(O)/asan >/dev/null
+	@$(O)/asan/selcheck --fast --profile all --impl $(O)/asan/libselect_ref.so \
+	    --skip 'large:*' >$(O)/asan/suite.tap 2>$(O)/asan/suite.err || \
+	    { grep -A12 '^not ok' $(O)/asan/suite.tap | head -40; cat $(O)/asan/suite.err; exit 1; }
+	@echo "check-harness-asan: self-tests, misbehaviours and $$(grep -c '^ok' $(O)/asan/suite.tap) suite tests clean under ASan+UBSan"
+
+# TSan stops the worker at the first race (halt_on_error): the reference
+# in the concurrent cases must be clean, the deliberately unsafe library
+# must not.
+check-harness-tsan:
+	@$(MAKE) --no-print-directory -s O=$(O)/tsan SAN=tsan $(O)/tsan/selcheck \
+	    $(O)/tsan/libselect_ref.so $(O)/tsan/harness/t/libmis_unsafe.so
+	@TSAN_OPTIONS=halt_on_error=1 $(O)/tsan/selcheck --profile all \
+	    --impl $(O)/tsan/libselect_ref.so --only '*concurrent*' --skip 'large:*' \
+	    cases/*.lua harness/t/misbehave.lua >$(O)/tsan/concurrent.tap 2>$(O)/tsan/concurrent.err || \
+	    { cat $(O)/tsan/concurrent.err; grep -A12 '^not ok' $(O)/tsan/concurrent.tap | head -40; exit 1; }
+	@if TSAN_OPTIONS=halt_on_error=1 $(O)/tsan/selcheck --impl $(O)/tsan/harness/t/libmis_unsafe.so \
+	    harness/t/misbehave.lua >$(O)/tsan/unsafe.tap 2>&1; then \
+	    echo "check-harness-tsan: the unsafe library passed" >&2; exit 1; fi
+	@echo "check-harness-tsan: $$(grep -c '^ok' $(O)/tsan/concurrent.tap) concurrent tests race-free; the unsafe library caught"
+endif
+
 .PHONY: install-harness
 INSTALL += install-harness
 install-harness: $(O)/selcheck $(O)/selcheck-jit
