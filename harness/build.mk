@@ -120,12 +120,28 @@ endif
 
 .PHONY: install-harness
 INSTALL += install-harness
-install-harness: $(O)/selcheck $(O)/selcheck-jit
+# bin/selcheck{,-jit}, lib/libselect_{ref,opt}.so (selcheck's default
+# --impl, found as ../lib from bin), include/select.h, share/selcheck/
+# {spec,cases} (found as ../share/selcheck from bin).
+H_INSTALL_LIBS := $(O)/libselect_ref.so $(O)/libselect_opt.so
+install-harness: $(O)/selcheck $(O)/selcheck-jit $(H_INSTALL_LIBS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/selcheck/spec \
 	    $(DESTDIR)$(PREFIX)/share/selcheck/cases
 	install -m 755 $(O)/selcheck $(O)/selcheck-jit $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(wildcard $(O)/libselect_*.so) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(H_INSTALL_LIBS) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 spec/select.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 spec/select.md spec/profiles.lua $(DESTDIR)$(PREFIX)/share/selcheck/spec/
 	install -m 644 cases/*.lua cases/README.md $(DESTDIR)$(PREFIX)/share/selcheck/cases/
+
+# An installed tree works from anywhere: spec/, cases/ and the default
+# implementation are found relative to bin/.
+.PHONY: check-harness-install
+CHECK += check-harness-install
+check-harness-install: $(O)/selcheck $(O)/selcheck-jit $(H_INSTALL_LIBS)
+	@rm -rf $(O)/inst
+	@$(MAKE) --no-print-directory -s install-harness DESTDIR=$(abspath $(O))/inst PREFIX=/usr >/dev/null
+	@cd / && env -u SELCHECK_HOME $(abspath $(O))/inst/usr/bin/selcheck --only 'spec_examples:*' \
+	    >$(abspath $(O))/inst/tap.txt && \
+	    grep -q '^# impl: .*/inst/usr/bin/../lib/libselect_' $(abspath $(O))/inst/tap.txt && \
+	    echo "check-harness-install: the installed selcheck runs $$(grep -c '^ok' $(abspath $(O))/inst/tap.txt) spec examples from /"
