@@ -1,7 +1,7 @@
 /* misbehave.c - the reference with exactly one misbehaviour, chosen by a
  * -DMIS_<KIND> macro: out-of-bounds writes and reads, writes to inputs or
  * their dims, unwritten dst, a hang, a crash, not being thread-safe,
- * needing alignment.  harness/t/misbehave.sh requires selcheck to report
+ * needing alignment, ignoring SEL_COND_BIDIRECTIONAL.  harness/t/misbehave.sh requires selcheck to report
  * each with its own reason (issue 7), and the plain reference to pass.
  */
 #include <signal.h>
@@ -30,7 +30,11 @@ static int infer(const sel_tensor *cond, const sel_tensor *then_,
                  const sel_tensor *else_, sel_broadcast b, int32_t *rank_out,
                  int64_t *dims_out)
 {
-    int st = ref_impl()->infer(cond, then_, else_, b, rank_out, dims_out);
+    int st;
+#ifdef MIS_ONEWAY
+    b.flags = 0; /* a one-way implementation ignoring the hint */
+#endif
+    st = ref_impl()->infer(cond, then_, else_, b, rank_out, dims_out);
 #ifdef MIS_DIMS_OUT
     if (st == SEL_OK)
         dims_out[SEL_MAX_RANK] = 1; /* one entry too many */
@@ -47,6 +51,9 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     int64_t n;
     int st;
 
+#ifdef MIS_ONEWAY
+    b.flags = 0;
+#endif
     /* Misbehave only where a correct implementation would work. */
     if (!dst || !cond || !then_ || !else_ ||
         ref->infer(cond, then_, else_, b, &mine.rank, (int64_t[8]){0}) ||
