@@ -53,12 +53,21 @@ $(O)/harness/t/libmis_%.so: harness/t/misbehave.c $(O)/libselect_ref.a spec/sele
 	$(CC) $(CFLAGS_ALL) -Iref -fvisibility=hidden -DMIS_$(shell echo $* | tr a-z A-Z) \
 	    -shared $< $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
 
-ALL += $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(H_MISLIBS)
+# Unit checks of the exact literal conversion and the decoded notes.
+$(O)/harness/t/dtype_test: harness/t/dtype_test.c $(O)/harness/h_dtype.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iharness $^ $(LDFLAGS_ALL) -lm -o $@
 
-.PHONY: check-harness check-harness-misbehave check-harness-suite \
-        check-harness-suite-jit check-harness-same-tap
-CHECK += check-harness check-harness-misbehave check-harness-suite \
-         check-harness-suite-jit check-harness-same-tap
+ALL += $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(H_MISLIBS) \
+       $(O)/harness/t/dtype_test
+
+.PHONY: check-harness check-harness-dtype check-harness-misbehave \
+        check-harness-suite check-harness-suite-jit check-harness-same-tap
+CHECK += check-harness check-harness-dtype check-harness-misbehave \
+         check-harness-suite check-harness-suite-jit check-harness-same-tap
+
+check-harness-dtype: $(O)/harness/t/dtype_test
+	@$(O)/harness/t/dtype_test
 
 # Exit codes, script errors, --list/--only, guard pages: harness/t/run.sh.
 check-harness: $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(O)/libselect_ref.so
