@@ -266,14 +266,13 @@ static void check_literal(h_point *pt)
     }
 }
 
-static void describe(h_point *pt)
+void h_point_describe(h_point *pt, const h_case *c, int32_t dtype)
 {
-    const h_case *c = pt->c;
     char s[3][120];
     int k, n;
 
     snprintf(pt->addr, sizeof pt->addr, "%s:%s[%s]", c->stem, c->id,
-             sel_dtype_name(pt->dtype));
+             sel_dtype_name(dtype));
     for (k = 0; k < 3; k++)
         h_shape_str(&c->shape[k], s[k], sizeof s[k]);
     n = snprintf(pt->desc, sizeof pt->desc, "%s:%s:%s ", s[0], s[1], s[2]);
@@ -303,7 +302,7 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     pt->prof = pr;
     pt->dtype = dtype;
     pt->seed = seed;
-    describe(pt);
+    h_point_describe(pt, c, dtype);
     pt->b.type = c->has_btype ? c->btype : c->mode;
     pt->b.axis = c->axis;
     pt->b.flags = pr->bidirectional ? SEL_COND_BIDIRECTIONAL : 0;

@@ -56,6 +56,8 @@ int h_point_dtypes(const h_case *c, const h_profile *pr,
 /* Does the case expect a failure under this profile's cond rule? */
 int h_case_expects_invalid(const h_case *c, const h_profile *pr);
 
+/* Only addr and desc, without data or oracle (for --list). */
+void h_point_describe(h_point *pt, const h_case *c, int32_t dtype);
 void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
                   int32_t dtype, uint64_t seed);
 void h_point_free(h_point *pt);

@@ -221,10 +221,8 @@ int h_run_list(const h_opts *o, h_world *w)
             n = dtypes(o, w, c, pr, dt);
             for (k = 0; k < n; k++) {
                 /* The description only: no data, no oracle. */
-                memset(&pt, 0, sizeof pt);
-                snprintf(pt.addr, sizeof pt.addr, "%s:%s[%s]", c->stem,
-                         c->id, sel_dtype_name(dt[k]));
-                printf("%s [%s]\n", pt.addr, pr->name);
+                h_point_describe(&pt, c, dt[k]);
+                printf("%s %s [%s]\n", pt.addr, pt.desc, pr->name);
             }
         }
     }

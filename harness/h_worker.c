@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -295,6 +298,9 @@ static void worker_main(const char *path, int in, int out, uint8_t *arena)
 
     w_out = out;
     w_phase = (volatile int *)arena;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan if selcheck is killed */
+#endif
     /* The implementation may print; stdout belongs to TAP. */
     dup2(2, 1);
     catch_fatal();
@@ -428,6 +434,8 @@ h_worker *h_worker_start(const char *lib, size_t arena, char *err, size_t n)
 {
     h_worker *w = calloc(1, sizeof *w);
 
+    /* A worker that died between jobs is an EPIPE, not the end of us. */
+    signal(SIGPIPE, SIG_IGN);
     if (!w || strlen(lib) >= sizeof w->path || map_arena(w, arena)) {
         snprintf(err, n, "%s: cannot set up a worker", lib);
         free(w);

@@ -73,7 +73,7 @@ for S in "$O/selcheck" "$O/selcheck-jit"; do
 
     # --list runs nothing; --only picks one address (brackets literal).
     expect_rc 0 "$n list" "$S" --list --profile all "$T/good.lua"
-    has '^good:row_broadcast\[f16\] \[where\]$' "$n list"
+    has '^good:row_broadcast\[f16\] 4x1:1x3:4x3 numpy \[where\]$' "$n list"
     expect_rc 1 "$n list with a script error" "$S" --list "$T/bad_field.lua"
     has_err "bad_field.lua:5: unknown field" "$n list error"
     expect_rc 0 "$n only" "$S" --impl "$REF" --only 'good:scalar[u8]' "$T/good.lua"
