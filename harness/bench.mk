@@ -1,1 +1,14 @@
-# harness/bench.mk - placeholder.
+# harness/bench.mk - `make bench`: the Select benchmark (harness/bench*.c).
+# IMPL=path/to/lib.so adds a third-party implementation; BENCH_ARGS passes
+# more options (e.g. --quick, --only attn).  CSV lands in $(O)/bench.csv.
+
+$(O)/bench: harness/bench.c harness/bench_stream.c harness/bench.h $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
+	$(CC) $(CFLAGS_ALL) -Iopt -Iref -pthread harness/bench.c harness/bench_stream.c \
+	    $(O)/libselect_opt.a $(O)/libselect_ref.a -ldl $(LDFLAGS_ALL) -o $@
+
+ALL += $(O)/bench
+.PHONY: bench-select
+BENCH += bench-select
+
+bench-select: $(O)/bench
+	$(O)/bench --csv $(O)/bench.csv $(if $(IMPL),--impl $(IMPL)) $(BENCH_ARGS)

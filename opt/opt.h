@@ -53,6 +53,8 @@ typedef struct opt_plan {
     int kind;                     /* OPT_K_vvv..vss, or -1: cond constant
                                      per row (fill/copy chosen per row) */
     int shape;                    /* OPT_SHAPE_*: for tests and the bench */
+    size_t footprint;             /* bytes the call reads and writes, each
+                                     input counted once as stored */
 } opt_plan;
 
 /* What the planner found, coarsest first. */
@@ -64,7 +66,7 @@ enum {
     OPT_SHAPE_STRIDED   /* anything else: the general walk */
 };
 
-void opt_plan_make(const opt_geom *g, opt_plan *p);
+void opt_plan_make(const opt_geom *g, size_t width, opt_plan *p);
 const char *opt_shape_name(int shape);
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */
@@ -97,8 +99,9 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks,
 /* ---- opt_exec.c: running a plan --------------------------------------- */
 
 /* When a call goes to the pool and how: outputs of parallel_min bytes or
- * more are split into chunks of at least chunk_min bytes; outputs of nt_min
- * bytes or more use non-temporal stores.  Defaults are measured (README.md);
+ * more are split into chunks of at least chunk_min bytes; calls whose
+ * footprint (opt_plan.footprint) is nt_min bytes or more use non-temporal
+ * stores.  Defaults are measured (README.md);
  * tests lower them to reach the threaded and streaming paths with small
  * tensors.  Not for use while calls are in flight. */
 typedef struct opt_tuning {

@@ -9,27 +9,42 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <unistd.h>
+#include <stdio.h>
 
 #include "opt.h"
 
 /* Defaults, measured on the development machine (opt/README.md): below
- * 1 MiB of output, waking a second thread costs more than it saves; streams
- * pay off once the working set no longer fits the last-level cache. */
+ * PARALLEL_MIN_DEFAULT bytes of output, waking a second thread costs more
+ * than it saves; streams pay off once the call's footprint no longer fits
+ * the last-level cache (nt_min defaults to the LLC size). */
 #define PARALLEL_MIN_DEFAULT ((size_t)1 << 20)
 #define CHUNK_MIN_DEFAULT ((size_t)256 << 10)
 
 static atomic_size_t parallel_min, chunk_min, nt_min;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* The last-level cache, where the OS says; 32 MiB (this machine) if not. */
+/* The largest cache level Linux lists in sysfs ("32768K"); glibc's
+ * sysconf(_SC_LEVEL3_CACHE_SIZE) is not used because under some
+ * hypervisors it reports ten times the real size (320 MiB on the
+ * development VM, whose L3 is 32 MiB).  32 MiB when nothing is listed. */
 static size_t llc_bytes(void)
 {
-    long llc = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-    llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-    return llc > 0 ? (size_t)llc : (size_t)32 << 20;
+    size_t best = 0;
+    for (int i = 0; i < 8; i++) {
+        char path[80], unit = 0;
+        unsigned long v = 0;
+        FILE *f;
+        snprintf(path, sizeof path,
+                 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (fscanf(f, "%lu%c", &v, &unit) >= 1) {
+            size_t b = (size_t)v << (unit == 'K' ? 10 : unit == 'M' ? 20 : 0);
+            best = b > best ? b : best;
+        }
+        fclose(f);
+    }
+    return best ? best : (size_t)32 << 20;
 }
 
 static void store(const opt_tuning *t)
@@ -160,7 +175,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
     bytes = (size_t)x.count * w;
-    x.nt = bytes >= tu.nt_min;
+    x.nt = p->footprint > tu.nt_min;
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {

@@ -33,7 +33,7 @@ static void place(const opt_geom *g, int k, int64_t *st)
     }
 }
 
-void opt_plan_make(const opt_geom *g, opt_plan *p)
+void opt_plan_make(const opt_geom *g, size_t w, opt_plan *p)
 {
     int64_t st[3][SEL_MAX_RANK];
     int32_t i, r = 0;
@@ -64,6 +64,8 @@ void opt_plan_make(const opt_geom *g, opt_plan *p)
         r = 1;
     }
     p->rank = r;
+    p->footprint = (size_t)g->in_count[0] +
+                   (size_t)(g->in_count[1] + g->in_count[2] + g->count) * w;
 
     cs = p->st[0][r - 1] != 0, ts = p->st[1][r - 1] != 0;
     es = p->st[2][r - 1] != 0;

@@ -1,16 +1,23 @@
 /* opt_pool.c - a persistent pool of worker threads for large calls.
- * The calling thread always works too; workers take chunks from a shared
- * atomic counter, so a slow (preempted) thread delays nobody for long.
+ * The calling thread always works too; everyone claims chunks from one
+ * atomic counter, and the caller waits for chunks, never for threads.
+ *
+ * Why chunks and not threads: on a shared machine a woken worker may not
+ * run for milliseconds.  The caller then simply claims every chunk itself
+ * and returns; the late worker finds the job's chunks all claimed and goes
+ * back to sleep.  For that the claim counter carries the job's generation
+ * next to the chunk index, so a worker from an old job can never claim a
+ * chunk of a new one (its compare-and-swap fails), and the job's fields are
+ * atomics that a claim proves current (see claim()).
  *
  * One call owns the pool at a time (a trylock).  A concurrent caller does
- * not wait for it: it runs its whole call on its own thread, which is what
- * a pool sized to the CPUs would give it anyway (IO-THREADS-1).  Workers
- * start on the first call that needs them, spin briefly after a job (back
- * to back calls then skip the sleep/wake round trip), then sleep on a
- * condition variable.  They are detached and never stop; the shared object
- * is linked -z nodelete so that dlclose cannot unmap their code.
+ * not wait: it runs its whole call on its own thread, which is what a pool
+ * sized to the CPUs would give it anyway (IO-THREADS-1).  Workers start on
+ * the first call that needs them, spin briefly after a job (so back to back
+ * calls skip the futex round trip), then sleep on a condition variable.
+ * They are detached and never stop; libselect_opt.so is linked -z nodelete
+ * so that dlclose cannot unmap their code.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -27,30 +34,26 @@
 #define cpu_relax() ((void)0)
 #endif
 
-/* Polls before sleeping: about 20-50 us of pause instructions. */
+/* Polls before sleeping: some tens of microseconds of pause. */
 #define SPIN_POLLS 2000
 
 static struct {
     pthread_mutex_t owner;        /* held by the call using the pool */
-    pthread_mutex_t m;            /* guards the sleeps and wakes below */
-    pthread_cond_t wake, done;
+    pthread_mutex_t m;            /* guards sleeping and waking */
+    pthread_cond_t wake, finished;
     int started;                  /* workers created (under owner) */
-    /* One word per job: a generation count above 8 bits of "workers
-     * 0..helpers-1 take part", so that a worker left out never reads the
-     * fields below, which the next job may already be rewriting. */
+    /* Wake-up word: generation << 8 | number of workers wanted. */
     atomic_ulong job;
-    /* Written by the owner before job is published (release), read by
-     * helpers after they see it (acquire); stable until pending is 0. */
-    opt_task_fn *task;
-    void *ctx;
-    size_t nchunks;
-    atomic_size_t next;           /* next chunk to take */
-    atomic_int pending;           /* helpers still working */
+    /* Claim word: generation << 32 | next chunk index. */
+    atomic_uint_least64_t claim;
+    _Atomic(opt_task_fn *) task;
+    _Atomic(void *) ctx;
+    atomic_size_t nchunks, done;
 } pool = {
     .owner = PTHREAD_MUTEX_INITIALIZER,
     .m = PTHREAD_MUTEX_INITIALIZER,
     .wake = PTHREAD_COND_INITIALIZER,
-    .done = PTHREAD_COND_INITIALIZER,
+    .finished = PTHREAD_COND_INITIALIZER,
 };
 
 static atomic_int nthreads_set;
@@ -62,18 +65,18 @@ static void read_env(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     char *end;
 
+    if (n < 1)
+        n = 1;
+    if (n > OPT_MAX_THREADS)
+        n = OPT_MAX_THREADS;
     if (s && *s) {
         long v = strtol(s, &end, 10);
         if (*end == '\0' && v >= 1 && v <= OPT_MAX_THREADS)
             n = v;
         else
             fprintf(stderr, "libselect_opt: SEL_NUM_THREADS=%s is not 1..%d;"
-                    " using %ld\n", s, OPT_MAX_THREADS, n < 1 ? 1L : n);
+                    " using %ld\n", s, OPT_MAX_THREADS, n);
     }
-    if (n < 1)
-        n = 1;
-    if (n > OPT_MAX_THREADS)
-        n = OPT_MAX_THREADS;
     atomic_store(&nthreads_set, (int)n);
 }
 
@@ -90,16 +93,39 @@ void opt_threads_force(int n)
                  OPT_MAX_THREADS : n);
 }
 
-static void take_chunks(opt_task_fn *task, void *ctx, size_t nchunks)
+/* Claims and runs chunks of generation gen until none is left.  A claim
+ * that succeeds proves the job is still gen's (its last chunk is not done,
+ * so the owner has not moved on), hence task and ctx read after it are
+ * gen's: the owner wrote them before publishing claim (release). */
+static void claim(uint64_t gen)
 {
-    size_t i;
-    while ((i = atomic_fetch_add(&pool.next, 1)) < nchunks)
-        task(ctx, i);
+    for (;;) {
+        uint64_t c = atomic_load_explicit(&pool.claim, memory_order_acquire);
+        size_t n;
+        if (c >> 32 != gen)
+            return;
+        n = atomic_load_explicit(&pool.nchunks, memory_order_relaxed);
+        if ((c & 0xffffffffu) >= n)
+            return;
+        if (!atomic_compare_exchange_weak_explicit(&pool.claim, &c, c + 1,
+                                                   memory_order_acquire,
+                                                   memory_order_relaxed))
+            continue;
+        atomic_load_explicit(&pool.task, memory_order_relaxed)(
+            atomic_load_explicit(&pool.ctx, memory_order_relaxed),
+            (size_t)(c & 0xffffffffu));
+        if (atomic_fetch_add_explicit(&pool.done, 1, memory_order_acq_rel) + 1
+            == n) {
+            pthread_mutex_lock(&pool.m); /* the owner may be asleep */
+            pthread_cond_signal(&pool.finished);
+            pthread_mutex_unlock(&pool.m);
+        }
+    }
 }
 
-/* A worker's start: its index, and the job word when it was created (the
- * owner publishes the next job only after creating it, so reading pool.job
- * from the new thread could already see that job and skip it). */
+/* A worker's start: its index, and the wake-up word when it was created
+ * (the owner publishes the next job only after creating it, so reading
+ * pool.job from the new thread could already see that job and skip it). */
 static struct start {
     int id;
     unsigned long job;
@@ -123,14 +149,8 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&pool.m);
         }
         seen = j;
-        if (id >= (int)(j & 0xff))
-            continue; /* this job wants fewer threads */
-        take_chunks(pool.task, pool.ctx, pool.nchunks);
-        if (atomic_fetch_sub(&pool.pending, 1) == 1) {
-            pthread_mutex_lock(&pool.m);
-            pthread_cond_signal(&pool.done);
-            pthread_mutex_unlock(&pool.m);
-        }
+        if (id < (int)(j & 0xff)) /* else this job wants fewer threads */
+            claim((uint64_t)(j >> 8) & 0xffffffffu);
     }
     return NULL;
 }
@@ -166,10 +186,12 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks, int nthreads)
 {
     size_t i;
     int helpers = nthreads - 1;
+    unsigned long gen;
 
     if ((size_t)helpers > nchunks - 1)
         helpers = (int)(nchunks - 1);
-    if (helpers <= 0 || pthread_mutex_trylock(&pool.owner) != 0) {
+    if (helpers <= 0 || nchunks > 0xffffffffu ||
+        pthread_mutex_trylock(&pool.owner) != 0) {
         for (i = 0; i < nchunks; i++) /* alone, or the pool is taken */
             task(ctx, i);
         return;
@@ -178,27 +200,27 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks, int nthreads)
     if (helpers > pool.started)
         helpers = pool.started;
 
-    pool.task = task;
-    pool.ctx = ctx;
-    pool.nchunks = nchunks;
-    atomic_store(&pool.next, 0);
-    atomic_store(&pool.pending, helpers);
+    gen = ((atomic_load(&pool.job) >> 8) + 1) & 0xffffffffu;
+    atomic_store_explicit(&pool.task, task, memory_order_relaxed);
+    atomic_store_explicit(&pool.ctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&pool.nchunks, nchunks, memory_order_relaxed);
+    atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool.claim, (uint64_t)gen << 32,
+                          memory_order_release);
     pthread_mutex_lock(&pool.m);
-    atomic_store_explicit(&pool.job,
-                          ((atomic_load(&pool.job) >> 8) + 1) << 8 |
-                              (unsigned long)helpers,
+    atomic_store_explicit(&pool.job, gen << 8 | (unsigned long)helpers,
                           memory_order_release);
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.m);
 
-    take_chunks(task, ctx, nchunks);
+    claim(gen);
 
-    for (i = 0; i < SPIN_POLLS && atomic_load(&pool.pending) > 0; i++)
+    for (i = 0; i < SPIN_POLLS && atomic_load(&pool.done) < nchunks; i++)
         cpu_relax();
-    if (atomic_load(&pool.pending) > 0) {
+    if (atomic_load(&pool.done) < nchunks) {
         pthread_mutex_lock(&pool.m);
-        while (atomic_load(&pool.pending) > 0)
-            pthread_cond_wait(&pool.done, &pool.m);
+        while (atomic_load(&pool.done) < nchunks)
+            pthread_cond_wait(&pool.finished, &pool.m);
         pthread_mutex_unlock(&pool.m);
     }
     pthread_mutex_unlock(&pool.owner);

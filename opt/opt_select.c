@@ -46,7 +46,7 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         return st;
     if (g.count == 0)
         return SEL_OK; /* IO-ZERO-1 */
-    opt_plan_make(&g, &p);
+    opt_plan_make(&g, sel_dtype_size(then_->dtype), &p);
     return opt_run(&p, cond, then_, else_, dst, sel_dtype_size(then_->dtype));
 }
 

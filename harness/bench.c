@@ -1,0 +1,435 @@
+/* bench.c - `make bench`: Select throughput per workload for the reference,
+ * the optimized backend at 1 and 2 threads and any --impl, as the median
+ * time, GB/s and the ratio to a streaming kernel moving the same bytes.
+ *
+ * The machine is shared and noisy, so every runner (yardstick included) is
+ * timed once per round, rounds interleave the runners, and the median over
+ * rounds is reported.  Bytes are those read and written with broadcast
+ * inputs counted once (the tensors as stored).  opt is linked statically so
+ * that one process can run it at 1 and 2 threads (opt_threads_force); the
+ * two-thread yardstick runs on the same pool with the same chunking, so the
+ * ratio isolates what selecting costs.  The table goes to stdout, --csv
+ * writes the same rows for plotting.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "opt.h"
+#include "ref.h"
+
+#define MAX_ROUNDS 201
+#define MAX_RUNNERS 12
+#define MAX_IMPLS 4
+
+typedef struct workload {
+    char name[40];
+    int32_t dtype, rank[4];
+    int64_t dims[4][SEL_MAX_RANK];
+    int causal;
+} workload;
+
+enum { R_STREAM, R_OPT, R_IMPL };
+typedef struct runner {
+    char label[40];
+    int kind, threads;
+    const sel_impl *impl;
+    double est, samples[MAX_ROUNDS];
+    long batch;
+} runner;
+
+static workload works[32];
+static int nworks;
+static const sel_impl *ext[MAX_IMPLS];
+static int next_impl;
+static double budget_s = 1.2;
+static int64_t ref_max = 1 << 20;
+
+/* "4096x1" -> dims; "_" -> rank 0. */
+static int32_t parse(const char *s, int64_t *d)
+{
+    int32_t r = 0;
+    if (strcmp(s, "_") == 0)
+        return 0;
+    for (;;) {
+        char *end;
+        d[r++] = strtoll(s, &end, 10);
+        if (*end != 'x')
+            return r;
+        s = end + 1;
+    }
+}
+
+static void add(const char *name, int32_t dt, const char *c, const char *t,
+                const char *e, int causal)
+{
+    workload *w = &works[nworks++];
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->dtype = dt;
+    w->rank[0] = parse(c, w->dims[0]);
+    w->rank[1] = parse(t, w->dims[1]);
+    w->rank[2] = parse(e, w->dims[2]);
+    w->causal = causal;
+}
+
+static void workloads(void)
+{
+    static const struct { const char *n; int32_t dt; } same[] = {
+        {"f32", SEL_DT_F32}, {"f16", SEL_DT_F16}, {"i8", SEL_DT_I8}};
+    static const struct { const char *n, *s; } sizes[] = {
+        {"4Ki", "4096"}, {"64Ki", "65536"}, {"1Mi", "1048576"},
+        {"16Mi", "16777216"}, {"64Mi", "67108864"}};
+    char name[40];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+            snprintf(name, sizeof name, "same_%s_%s", same[i].n, sizes[j].n);
+            add(name, same[i].dt, sizes[j].s, sizes[j].s, sizes[j].s, 0);
+        }
+    add("call_64_f32", SEL_DT_F32, "64", "64", "64", 0);
+    add("attn_random_f32", SEL_DT_F32, "1x1x512x512", "4x16x512x512", "_", 0);
+    add("attn_causal_f32", SEL_DT_F32, "1x1x512x512", "4x16x512x512", "_", 1);
+    add("rowbcast_f32", SEL_DT_F32, "4096x1", "4096x1024", "4096x1024", 0);
+    add("scalar_then_f32", SEL_DT_F32, "4096x1024", "_", "4096x1024", 0);
+    add("cond_1024_f32", SEL_DT_F32, "1024", "4096x1024", "4096x1024", 0);
+}
+
+static int64_t count(const int64_t *d, int32_t r)
+{
+    int64_t n = 1;
+    for (int32_t i = 0; i < r; i++)
+        n *= d[i];
+    return n;
+}
+
+static void *alloc(size_t bytes)
+{
+    void *p = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+    if (!p) {
+        fprintf(stderr, "bench: out of memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
+
+/* Deterministic bytes (no clock): xorshift from a fixed seed. */
+static void fill(uint8_t *p, size_t n, uint64_t seed, int bool01)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15u | 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p[i] = bool01 ? (uint8_t)(x >> 40 & 1) : (uint8_t)(x >> 32);
+    }
+}
+
+typedef struct call {
+    sel_tensor t[4];
+    sel_broadcast b;
+    h_stream s;
+    size_t bytes; /* read + written */
+} call;
+
+typedef struct stream_ctx { const h_stream *s; size_t per; } stream_ctx;
+
+static void stream_task(void *ctx, size_t i)
+{
+    const stream_ctx *x = (const stream_ctx *)ctx;
+    const size_t t0 = i * x->per, t1 = t0 + x->per;
+    h_stream_tiles(x->s, t0, t1 < x->s->tiles ? t1 : x->s->tiles);
+}
+
+/* The yardstick on `threads` threads: opt's pool and chunking rule. */
+static void stream(const call *c, int threads)
+{
+    opt_tuning tu;
+    stream_ctx x = {&c->s, 0};
+    const size_t tile_bytes = c->s.out_bytes / c->s.tiles;
+    opt_tuning_get(&tu);
+    if (threads <= 1 || c->s.out_bytes < tu.parallel_min) {
+        h_stream_tiles(&c->s, 0, c->s.tiles);
+        return;
+    }
+    x.per = c->s.tiles / ((size_t)threads * 4);
+    if (x.per * tile_bytes < tu.chunk_min)
+        x.per = tu.chunk_min / tile_bytes;
+    if (x.per < 1)
+        x.per = 1;
+    opt_parallel(stream_task, &x, (c->s.tiles + x.per - 1) / x.per, threads);
+}
+
+static int run(runner *r, call *c)
+{
+    if (r->kind == R_STREAM) {
+        stream(c, r->threads);
+        return SEL_OK;
+    }
+    if (r->kind == R_OPT)
+        opt_threads_force(r->threads);
+    return r->impl->execute(&c->t[0], &c->t[1], &c->t[2], c->b, &c->t[3]);
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void fmt_time(char *s, size_t n, double ns)
+{
+    if (ns < 1e3) snprintf(s, n, "%.1f ns", ns);
+    else if (ns < 1e6) snprintf(s, n, "%.2f us", ns / 1e3);
+    else snprintf(s, n, "%.3f ms", ns / 1e6);
+}
+
+static FILE *csv;
+static int misses;
+
+/* One workload: set up, calibrate, rounds, report. */
+static void bench(workload *w)
+{
+    const size_t es = sel_dtype_size(w->dtype);
+    int64_t n[4];
+    uint8_t *buf[4], *check = NULL;
+    call c;
+    runner rs[MAX_RUNNERS];
+    int nr = 0, rounds;
+    double cost = 0;
+    opt_tuning tu;
+
+    memset(&c, 0, sizeof c);
+    c.b.type = SEL_BROADCAST_NUMPY;
+    for (int k = 0; k < 3; k++) {
+        n[k] = count(w->dims[k], w->rank[k]);
+        c.t[k].dtype = k ? w->dtype : SEL_DT_BOOLEAN;
+        c.t[k].rank = w->rank[k];
+        c.t[k].dims = w->dims[k];
+    }
+    if (opt_impl()->infer(&c.t[0], &c.t[1], &c.t[2], c.b, &w->rank[3],
+                          w->dims[3]) != SEL_OK) {
+        fprintf(stderr, "bench: %s: shapes do not broadcast\n", w->name);
+        exit(2);
+    }
+    c.t[3].dtype = w->dtype;
+    c.t[3].rank = w->rank[3];
+    c.t[3].dims = w->dims[3];
+    n[3] = count(w->dims[3], w->rank[3]);
+    for (int k = 0; k < 4; k++) {
+        const size_t b = (size_t)n[k] * (k ? es : 1);
+        buf[k] = alloc(b);
+        c.t[k].data = buf[k];
+        c.bytes += b;
+        if (k < 3)
+            fill(buf[k], b, (uint64_t)k + 1, k == 0);
+        else
+            memset(buf[k], 0, b); /* first touch outside the timing */
+    }
+    if (w->causal) /* cond[i][j] = j <= i: the lower triangle is kept */
+        for (int64_t i = 0; i < n[0]; i++)
+            buf[0][i] = i % w->dims[0][3] <= i / w->dims[0][3] % w->dims[0][2];
+    opt_tuning_get(&tu);
+    {
+        const void *in[3] = {buf[0], buf[1], buf[2]};
+        const size_t ib[3] = {(size_t)n[0], (size_t)n[1] * es, (size_t)n[2] * es};
+        h_stream_init(&c.s, in, ib, buf[3], (size_t)n[3] * es,
+                      c.bytes > tu.nt_min); /* opt's rule (opt_exec.c) */
+    }
+
+    for (int t = 1; t <= 2; t++) {
+        rs[nr++] = (runner){.kind = R_STREAM, .threads = t};
+        snprintf(rs[nr - 1].label, sizeof rs[0].label, "stream");
+    }
+    if (n[3] <= ref_max) {
+        rs[nr++] = (runner){.kind = R_IMPL, .threads = 1, .impl = ref_impl()};
+        snprintf(rs[nr - 1].label, sizeof rs[0].label, "ref");
+    }
+    for (int t = 1; t <= 2; t++) {
+        rs[nr++] = (runner){.kind = R_OPT, .threads = t, .impl = opt_impl()};
+        snprintf(rs[nr - 1].label, sizeof rs[0].label, "opt");
+    }
+    for (int i = 0; i < next_impl; i++) {
+        rs[nr++] = (runner){.kind = R_IMPL, .threads = 0, .impl = ext[i]};
+        snprintf(rs[nr - 1].label, sizeof rs[0].label, "%s", ext[i]->name);
+    }
+
+    /* Calibrate: batches of at least 50 us, rounds to fill the budget. */
+    for (int i = 0; i < nr; i++) {
+        double t0 = h_now_ns(), t1;
+        long k = 0;
+        if (run(&rs[i], &c) != SEL_OK) {
+            fprintf(stderr, "bench: %s: %s failed\n", w->name, rs[i].label);
+            exit(1);
+        }
+        t0 = h_now_ns();
+        do
+            run(&rs[i], &c), k++;
+        while ((t1 = h_now_ns()) - t0 < 2e5 && k < 100000);
+        rs[i].est = (t1 - t0) / (double)k;
+        rs[i].batch = (long)(5e4 / rs[i].est) + 1;
+        cost += rs[i].est * (double)rs[i].batch;
+    }
+    rounds = (int)(budget_s * 1e9 / cost);
+    rounds = rounds < 7 ? 7 : rounds > MAX_ROUNDS ? MAX_ROUNDS : rounds | 1;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < nr; i++) {
+            const double t0 = h_now_ns();
+            for (long k = 0; k < rs[i].batch; k++)
+                run(&rs[i], &c);
+            rs[i].samples[r] = (h_now_ns() - t0) / (double)rs[i].batch;
+        }
+
+    /* opt must still be right: compare with the reference where it ran. */
+    if (n[3] <= ref_max && n[3] > 0) {
+        const size_t b = (size_t)n[3] * es;
+        check = alloc(b);
+        memcpy(check, buf[3], b);
+        ref_impl()->execute(&c.t[0], &c.t[1], &c.t[2], c.b, &c.t[3]);
+        opt_threads_force(1);
+        c.t[3].data = check;
+        opt_impl()->execute(&c.t[0], &c.t[1], &c.t[2], c.b, &c.t[3]);
+        c.t[3].data = buf[3];
+        if (memcmp(check, buf[3], b) != 0) {
+            fprintf(stderr, "bench: %s: opt differs from the reference\n", w->name);
+            exit(1);
+        }
+        free(check);
+    }
+
+    for (int i = 0; i < nr; i++) {
+        const double med = median(rs[i].samples, rounds);
+        const double gbs = (double)c.bytes / med;
+        const int st = rs[i].threads == 2 ? 1 : 0;
+        const double sgb = (double)c.bytes / median(rs[st].samples, rounds);
+        char tm[32], th[8];
+        fmt_time(tm, sizeof tm, med);
+        snprintf(th, sizeof th, rs[i].threads ? "%d" : "-", rs[i].threads);
+        printf("%-18s %-10s %3s %12s %8.2f %8.2f %6.2f\n", w->name, rs[i].label,
+               th, tm, gbs, sgb, gbs / sgb);
+        if (csv)
+            fprintf(csv, "%s,%s,%s,%lld,%zu,%.1f,%.3f,%.3f,%.4f,%d\n", w->name,
+                    rs[i].label, th, (long long)n[3], c.bytes, med, gbs, sgb,
+                    gbs / sgb, rounds);
+        /* The targets, checked and counted (not a failure). */
+        if (rs[i].kind == R_OPT) {
+            const int big = strstr(w->name, "16Mi") || strstr(w->name, "64Mi");
+            const int flt = strstr(w->name, "f32") || strstr(w->name, "f16");
+            const int bc = !strncmp(w->name, "attn", 4) || !strncmp(w->name, "row", 3) ||
+                           !strncmp(w->name, "scalar", 6) || !strncmp(w->name, "cond", 4);
+            const char *miss = NULL;
+            if (!strncmp(w->name, "same", 4) && big && flt && gbs / sgb < 0.90)
+                miss = "< 0.90 of stream";
+            if (bc && gbs / sgb < 0.85)
+                miss = "< 0.85 of stream";
+            if (!strncmp(w->name, "call", 4) && rs[i].threads == 1 && med >= 40)
+                miss = ">= 40 ns per call";
+            if (miss) {
+                misses++;
+                printf("%-18s   target missed: opt t%d %s\n", w->name, rs[i].threads, miss);
+            }
+        }
+    }
+    fflush(stdout);
+    for (int k = 0; k < 4; k++)
+        free(buf[k]);
+}
+
+static const sel_impl *load(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    sel_get_impl_fn get;
+    const sel_impl *impl;
+    if (!h || !(get = (sel_get_impl_fn)(uintptr_t)dlsym(h, "sel_get_impl"))) {
+        fprintf(stderr, "bench: %s: %s\n", path, dlerror());
+        exit(2);
+    }
+    impl = get();
+    if (!impl || impl->abi_version != SEL_ABI_VERSION) {
+        fprintf(stderr, "bench: %s: not ABI version %d\n", path, SEL_ABI_VERSION);
+        exit(2);
+    }
+    return impl;
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = NULL;
+    char model[128] = "?";
+    int custom = 0;
+    FILE *f;
+    opt_tuning tu;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quick")) { budget_s = 0.15; continue; }
+        if (!v) goto usage;
+        i++;
+        if (!strcmp(a, "--csv")) {
+            if (!(csv = fopen(v, "w"))) { perror(v); return 2; }
+        } else if (!strcmp(a, "--impl")) {
+            if (next_impl == MAX_IMPLS) goto usage;
+            ext[next_impl++] = load(v);
+        } else if (!strcmp(a, "--only")) only = v;
+        else if (!strcmp(a, "--budget")) budget_s = atof(v);
+        else if (!strcmp(a, "--ref-max")) ref_max = atoll(v);
+        else if (!strcmp(a, "--workload")) { /* cond:then:else[:dtype] */
+            char c[64], t[64], e[64], d[16] = "f32", name[40];
+            int32_t dt = SEL_DT_F32;
+            if (sscanf(v, "%63[^:]:%63[^:]:%63[^:]:%15s", c, t, e, d) < 3 || nworks == 32)
+                goto usage;
+            for (int32_t k = SEL_DT_FIRST; k <= SEL_DT_LAST; k++)
+                if (!strcmp(d, sel_dtype_name(k)))
+                    dt = k;
+            snprintf(name, sizeof name, "%.39s", v);
+            add(name, dt, c, t, e, 0);
+            custom = 1;
+        }
+        else if (!strcmp(a, "--par-min") || !strcmp(a, "--nt-min")) {
+            opt_tuning t; /* opt's thresholds, for measuring them */
+            opt_tuning_get(&t);
+            *(a[2] == 'p' ? &t.parallel_min : &t.nt_min) = (size_t)atoll(v);
+            opt_tuning_set(&t);
+        }
+        else goto usage;
+    }
+    if ((f = fopen("/proc/cpuinfo", "r"))) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+                snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+                model[strcspn(model, "\n")] = 0;
+                break;
+            }
+        fclose(f);
+    }
+    if (!custom)
+        workloads();
+    opt_tuning_get(&tu);
+    printf("# bench: %s; opt %s, yardstick %s; threads online %d; parallel >= %zu KiB, "
+           "streams above %zu MiB of footprint\n", model, opt_isa_name(opt_isa_active()),
+           h_stream_isa(), opt_threads(), tu.parallel_min >> 10, tu.nt_min >> 20);
+    printf("# median over interleaved rounds; GB/s = (bytes read + written, broadcast "
+           "inputs once) / time; ratio = GB/s / yardstick GB/s at the same thread count; "
+           "ref only up to %lld output elements\n", (long long)ref_max);
+    printf("%-18s %-10s %3s %12s %8s %8s %6s\n", "workload", "impl", "thr", "median",
+           "GB/s", "stream", "ratio");
+    if (csv)
+        fprintf(csv, "workload,impl,threads,elements,bytes,median_ns,gbps,stream_gbps,ratio,rounds\n");
+    for (int i = 0; i < nworks; i++)
+        if (!only || strstr(works[i].name, only))
+            bench(&works[i]);
+    printf("# targets missed: %d\n", misses);
+    if (csv)
+        fclose(csv);
+    return 0;
+usage:
+    fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--impl LIB.so]... [--only SUBSTR] "
+            "[--budget SECONDS] [--ref-max ELEMENTS] [--par-min BYTES] [--nt-min BYTES]\n"
+            "       [--workload COND:THEN:ELSE[:DTYPE]]...  (shapes like 4096x1, _ for rank 0)\n", argv[0]);
+    return 2;
+}
