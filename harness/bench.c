@@ -158,14 +158,19 @@ static void stream(const call *c, int threads)
     opt_parallel(stream_task, &x, (c->s.tiles + x.per - 1) / x.per, threads);
 }
 
+/* Makes r's thread count current (opt's count is global). */
+static void prepare(const runner *r)
+{
+    if (r->kind == R_OPT)
+        opt_threads_force(r->threads);
+}
+
 static int run(runner *r, call *c)
 {
     if (r->kind == R_STREAM) {
         stream(c, r->threads);
         return SEL_OK;
     }
-    if (r->kind == R_OPT)
-        opt_threads_force(r->threads);
     return r->impl->execute(&c->t[0], &c->t[1], &c->t[2], c->b, &c->t[3]);
 }
 
@@ -260,8 +265,9 @@ static void bench(workload *w)
 
     /* Calibrate: batches of at least 50 us, rounds to fill the budget. */
     for (int i = 0; i < nr; i++) {
-        double t0 = h_now_ns(), t1;
+        double t0, t1;
         long k = 0;
+        prepare(&rs[i]);
         if (run(&rs[i], &c) != SEL_OK) {
             fprintf(stderr, "bench: %s: %s failed\n", w->name, rs[i].label);
             exit(1);
@@ -278,7 +284,9 @@ static void bench(workload *w)
     rounds = rounds < 7 ? 7 : rounds > MAX_ROUNDS ? MAX_ROUNDS : rounds | 1;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < nr; i++) {
-            const double t0 = h_now_ns();
+            double t0;
+            prepare(&rs[i]);
+            t0 = h_now_ns();
             for (long k = 0; k < rs[i].batch; k++)
                 run(&rs[i], &c);
             rs[i].samples[r] = (h_now_ns() - t0) / (double)rs[i].batch;

@@ -40,6 +40,13 @@ int opt_check_data(const sel_tensor *cond, const sel_tensor *then_,
                    const sel_tensor *else_, const sel_tensor *dst,
                    const opt_geom *g);
 
+/* The fast path of execute: 1 when the call is valid with four tensors of
+ * one shape (rank >= 1, count > 0) under none or numpy; 0 when it needs the
+ * checks above (which then give the status). */
+int opt_check_same(const sel_tensor *cond, const sel_tensor *then_,
+                   const sel_tensor *else_, sel_broadcast b,
+                   const sel_tensor *dst, int64_t *count);
+
 /* ---- opt_plan.c: broadcast planning ----------------------------------- */
 
 /* The output as an outer walk over rank-1 axes and one inner row of n

@@ -85,7 +85,7 @@ static unsigned detect(void)
 #endif
 
 static unsigned supported;
-static atomic_int active;
+static atomic_int active = -1; /* -1 until resolved: skips pthread_once */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int best_at_most(int isa)
@@ -126,8 +126,11 @@ int opt_isa_supported(int isa)
 
 int opt_isa_active(void)
 {
+    int isa = atomic_load_explicit(&active, memory_order_acquire);
+    if (isa >= 0)
+        return isa;
     pthread_once(&once, resolve);
-    return atomic_load_explicit(&active, memory_order_relaxed);
+    return atomic_load_explicit(&active, memory_order_acquire);
 }
 
 int opt_isa_force(int isa)

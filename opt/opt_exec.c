@@ -54,20 +54,29 @@ static void store(const opt_tuning *t)
     atomic_store(&nt_min, t ? t->nt_min : llc_bytes());
 }
 
+static atomic_int ready; /* 1 once defaults ran: skips pthread_once */
+
 static void defaults(void)
 {
     store(NULL);
+    atomic_store_explicit(&ready, 1, memory_order_release);
+}
+
+static void init(void)
+{
+    if (!atomic_load_explicit(&ready, memory_order_acquire))
+        pthread_once(&once, defaults);
 }
 
 void opt_tuning_set(const opt_tuning *t)
 {
-    pthread_once(&once, defaults);
+    init();
     store(t);
 }
 
 void opt_tuning_get(opt_tuning *t)
 {
-    pthread_once(&once, defaults);
+    init();
     t->parallel_min = atomic_load_explicit(&parallel_min, memory_order_relaxed);
     t->chunk_min = atomic_load_explicit(&chunk_min, memory_order_relaxed);
     t->nt_min = atomic_load_explicit(&nt_min, memory_order_relaxed);
@@ -169,8 +178,8 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.d = (char *)dst->data;
     x.w = w;
     x.kern = p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
-    x.fill = opt_kernel(isa, wi, OPT_K_fill);
-    x.copy = opt_kernel(isa, wi, OPT_K_copy);
+    x.fill = p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
+    x.copy = p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
     x.count = 1;
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
@@ -179,7 +188,10 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {
-        run_range(&x, 0, x.count);
+        if (p->rank == 1 && x.kern) /* one row: straight to the kernel */
+            x.kern((size_t)x.count, x.c, x.t, x.e, x.d, x.nt);
+        else
+            run_range(&x, 0, x.count);
         return SEL_OK;
     }
     /* About four chunks per thread, none under chunk_min: enough to even

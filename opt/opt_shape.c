@@ -7,32 +7,43 @@
  */
 #include "opt.h"
 
+/* SHAPE-OVF-1: the product of d times size fits int64_t and size_t; any 0
+ * dim makes it 0 whatever the others.  Dims are known non-negative. */
+static int fits(const int64_t *d, int32_t rank, size_t size, int64_t *count)
+{
+    const uint64_t lim = (uint64_t)INT64_MAX < SIZE_MAX ? (uint64_t)INT64_MAX
+                                                        : (uint64_t)SIZE_MAX;
+    int64_t n = 1;
+    int over = 0;
+    int32_t i;
+
+    for (i = 0; i < rank; i++) {
+        if (d[i] == 0) {
+            *count = 0;
+            return SEL_OK;
+        }
+        over |= __builtin_mul_overflow(n, d[i], &n);
+    }
+    if (over || (uint64_t)n > lim / size)
+        return SEL_ERR_SHAPE;
+    *count = n;
+    return SEL_OK;
+}
+
 /* SHAPE-RANK-1, SHAPE-NEG-1, SHAPE-OVF-1 for one tensor. */
 static int read_dims(const sel_tensor *t, opt_dims *s, int64_t *count)
 {
-    const int64_t size = (int64_t)sel_dtype_size(t->dtype);
-    int64_t n = 1, limit = INT64_MAX / size;
-    int zero = 0;
     int32_t i;
 
     if (t->rank < 0 || t->rank > SEL_MAX_RANK)
         return SEL_ERR_SHAPE;
-    if ((uint64_t)limit > SIZE_MAX / (uint64_t)size)
-        limit = (int64_t)(SIZE_MAX / (uint64_t)size); /* 32-bit size_t */
     s->rank = t->rank;
     for (i = 0; i < t->rank; i++) {
         if (t->dims[i] < 0)
             return SEL_ERR_SHAPE;
         s->d[i] = t->dims[i];
-        zero |= t->dims[i] == 0;
     }
-    for (i = 0; i < t->rank && !zero; i++) { /* a 0 dim makes any product 0 */
-        if (n > limit / s->d[i])
-            return SEL_ERR_SHAPE;
-        n *= s->d[i];
-    }
-    *count = zero ? 0 : n;
-    return SEL_OK;
+    return fits(s->d, s->rank, sel_dtype_size(t->dtype), count);
 }
 
 /* Dim i counted from the right; 1 past the left end (BC-NUMPY-2). */
@@ -113,24 +124,7 @@ static int same_dims(const opt_dims *a, int32_t rank, const int64_t *d)
  * every input (then 2^40x1, else 1x2^40). */
 static int out_count(opt_geom *g, size_t size)
 {
-    const int64_t limit = (int64_t)((uint64_t)INT64_MAX / size < SIZE_MAX / size
-                                        ? (uint64_t)INT64_MAX / size
-                                        : SIZE_MAX / size);
-    int64_t n = 1;
-    int32_t i;
-
-    for (i = 0; i < g->out.rank; i++)
-        if (g->out.d[i] == 0) {
-            g->count = 0;
-            return SEL_OK;
-        }
-    for (i = 0; i < g->out.rank; i++) {
-        if (n > limit / g->out.d[i])
-            return SEL_ERR_SHAPE;
-        n *= g->out.d[i];
-    }
-    g->count = n;
-    return SEL_OK;
+    return fits(g->out.d, g->out.rank, size, &g->count);
 }
 
 int opt_check(const sel_tensor *cond, const sel_tensor *then_,
@@ -221,4 +215,39 @@ int opt_check_data(const sel_tensor *cond, const sel_tensor *then_,
               same_dims(&g->in[k], g->out.rank, g->out.d)))
             return SEL_ERR_ARG; /* IO-ALIAS-2 */
     return SEL_OK;
+}
+
+/* The common call, decided fast: none or numpy, four tensors of one shape,
+ * valid dtypes, data present and no overlap but in place.  Returns 1 with
+ * the element count when the call is valid and such; 0 sends it through
+ * opt_check and opt_check_data, which then also give the exact status of
+ * anything wrong.  Everything checked here is checked there too. */
+int opt_check_same(const sel_tensor *cond, const sel_tensor *then_,
+                   const sel_tensor *else_, sel_broadcast b,
+                   const sel_tensor *dst, int64_t *count)
+{
+    const size_t w = sel_dtype_size(then_ ? then_->dtype : 0);
+    const int32_t r = then_ ? then_->rank : -1;
+    size_t bytes, i;
+
+    if (!cond || !then_ || !else_ || !dst || w == 0 ||
+        (b.type != SEL_BROADCAST_NONE && b.type != SEL_BROADCAST_NUMPY) ||
+        cond->dtype != SEL_DT_BOOLEAN || else_->dtype != then_->dtype ||
+        dst->dtype != then_->dtype || r < 1 || r > SEL_MAX_RANK ||
+        cond->rank != r || else_->rank != r || dst->rank != r ||
+        !then_->dims || !cond->dims || !else_->dims || !dst->dims)
+        return 0;
+    for (i = 0; i < (size_t)r; i++)
+        if (then_->dims[i] < 0 || cond->dims[i] != then_->dims[i] ||
+            else_->dims[i] != then_->dims[i] || dst->dims[i] != then_->dims[i])
+            return 0;
+    if (fits(then_->dims, r, w, count) != SEL_OK || *count == 0 ||
+        !cond->data || !then_->data || !else_->data || !dst->data)
+        return 0;
+    bytes = (size_t)*count * w;
+    if (overlap(dst->data, bytes, cond->data, (size_t)*count) ||
+        (dst->data != then_->data && overlap(dst->data, bytes, then_->data, bytes)) ||
+        (dst->data != else_->data && overlap(dst->data, bytes, else_->data, bytes)))
+        return 0;
+    return 1;
 }
