@@ -42,6 +42,11 @@ struct h_worker {
     size_t cap;
 };
 
+/* Every worker of this selcheck: a new worker closes the pipes of the
+ * others, or they would never see the end of their input. */
+static h_worker *workers[64];
+static int nworkers;
+
 /* ---- the worker process ------------------------------------------------ */
 
 static int w_out = -1;
@@ -349,13 +354,14 @@ static void reap(h_worker *w, h_jres *res)
 
     if (w->pid <= 0)
         return;
-    for (i = 0; i < 200 && waitpid(w->pid, &status, WNOHANG) == 0; i++) {
-        struct timespec ts = {0, 5000000};
-        if (i == 100)
+    /* It is exiting (EOF, a fatal signal): give it 0.5 s, then kill. */
+    for (i = 0; i < 4000 && waitpid(w->pid, &status, WNOHANG) == 0; i++) {
+        struct timespec ts = {0, 250000};
+        if (i == 2000)
             kill(w->pid, SIGKILL);
         nanosleep(&ts, NULL);
     }
-    if (i == 200) {
+    if (i == 4000) {
         kill(w->pid, SIGKILL);
         waitpid(w->pid, &status, 0);
     }
@@ -386,6 +392,12 @@ static int spawn(h_worker *w, char *err, size_t n)
         return -1;
     }
     if (w->pid == 0) {
+        int i;
+        for (i = 0; i < nworkers; i++)
+            if (workers[i] != w && workers[i]->pid > 0) {
+                close(workers[i]->to_w);
+                close(workers[i]->from_w);
+            }
         close(p1[1]);
         close(p2[0]);
         worker_main(w->path, p1[0], p2[1], w->arena);
@@ -442,7 +454,15 @@ h_worker *h_worker_start(const char *lib, size_t arena, char *err, size_t n)
         return NULL;
     }
     strcpy(w->path, lib);
+    if (nworkers == (int)(sizeof workers / sizeof *workers)) {
+        snprintf(err, n, "%s: too many libraries", lib);
+        munmap(w->arena, w->cap);
+        free(w);
+        return NULL;
+    }
+    workers[nworkers++] = w;
     if (spawn(w, err, n)) {
+        nworkers--;
         munmap(w->arena, w->cap);
         free(w);
         return NULL;
@@ -535,8 +555,13 @@ void h_worker_call(h_worker *w, const h_job *job, int timeout, h_jres *res)
 
 void h_worker_stop(h_worker *w)
 {
+    int i;
+
     if (!w)
         return;
+    for (i = 0; i < nworkers; i++)
+        if (workers[i] == w)
+            workers[i] = workers[--nworkers];
     if (w->pid > 0) {
         close(w->to_w); /* EOF ends serve() */
         w->to_w = -1;
