@@ -3,9 +3,9 @@
 # interpreter.  Also the harness's self-tests and the whole suite under
 # prove against the reference with both front ends.
 
-H_CORE := h_case h_dtype h_gen h_point h_layout h_worker h_judge h_tap \
-          h_run h_main
-H_FRONT := h_lua h_lua_case
+H_CORE := h_case h_dtype h_gen h_point h_layout h_worker h_wproc h_judge \
+          h_tap h_run h_main
+H_FRONT := h_lua h_lua_read h_lua_case
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
 H_LUAJIT_OBJ := $(H_FRONT:%=$(O)/harness/luajit/%.o)

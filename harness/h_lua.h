@@ -32,8 +32,31 @@ typedef struct h_lua_ctx {
 /* The case{} function: reads its table into a new suite entry. */
 int h_lua_case(lua_State *L);
 
-/* Reading helpers shared with the profile loader.  Each returns 0, or -1
- * with a message in err. */
+/* h_lua_read.c: readers of the value at stack index idx (absolute).  Each
+ * returns 0, or -1 after h_case_fail(c, ...) naming `what`. */
+char *h_lua_dupstr(const char *s);
+int h_lua_in_list(const char *const *list, const char *k);
+/* Only keys of `known` (NULL-terminated) in the record at idx. */
+int h_lua_keys(lua_State *L, int idx, const char *const *known,
+               const char *what, h_case *c);
+/* Length of an array, or -1 when the table has other keys or holes. */
+long h_lua_array_len(lua_State *L, int idx);
+int h_lua_num(lua_State *L, int idx, double *out, h_case *c,
+              const char *what);
+int h_lua_lit(lua_State *L, int idx, h_lit *l, h_case *c, const char *what);
+int h_lua_lits(lua_State *L, int idx, h_lits *out, h_case *c,
+               const char *what);
+int h_lua_int(lua_State *L, int idx, int64_t *out, h_case *c,
+              const char *what);
+int h_lua_dims(lua_State *L, int idx, h_shape *sh, h_case *c,
+               const char *what);
+int h_lua_shape(lua_State *L, int idx, h_shape *sh, h_case *c,
+                const char *what);
+int h_lua_shapes(lua_State *L, int idx, h_case *c);
+int h_lua_dtype(lua_State *L, int idx, int32_t *out, h_case *c,
+                const char *what);
+/* An array of strings (or one string); for the profile loader too: 0, or
+ * -1 with a message in err. */
 int h_lua_strings(lua_State *L, int idx, char ***out, int *n, char *err,
                   size_t errn);
 

@@ -1,7 +1,8 @@
 /* h_lua_case.c - case{}: reads the table a script passes into an h_case,
  * field by field, with a clear message naming file and line for anything
  * unknown or of the wrong type.  The meaning of the fields is
- * cases/README.md; cross-field checks are in h_case.c.
+ * cases/README.md; the readers are h_lua_read.c; cross-field checks are
+ * in h_case.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,294 +17,6 @@ static const char *const case_fields[] = {
     "dtypes", "expect", "id", "mode", "null", "offset", "profiles", "rules",
     "shapes", "values", NULL};
 
-static char *dupstr(const char *s)
-{
-    return strcpy(h_realloc(NULL, strlen(s) + 1), s);
-}
-
-static int in_list(const char *const *list, const char *k)
-{
-    for (; *list; list++)
-        if (strcmp(*list, k) == 0)
-            return 1;
-    return 0;
-}
-
-/* Unknown keys of a record.  lua_next's order differs between Lua 5.4 and
- * LuaJIT, so the first unknown key in name order is the one reported. */
-static int check_keys(lua_State *L, int idx, const char *const *known,
-                      const char *what, h_case *c)
-{
-    char first[64] = "", list[400] = "";
-    int bad = 0, other = 0;
-    size_t used = 0;
-
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
-            other = 1;
-            continue;
-        }
-        if (!in_list(known, lua_tostring(L, -1)) &&
-            (!bad || strcmp(lua_tostring(L, -1), first) < 0)) {
-            snprintf(first, sizeof first, "%s", lua_tostring(L, -1));
-            bad = 1;
-        }
-    }
-    for (; *known && used < sizeof list; known++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                 used ? ", " : "", *known);
-    if (bad)
-        h_case_fail(c, "unknown field '%s' in %s (fields: %s)", first, what,
-                    list);
-    else if (other)
-        h_case_fail(c, "%s has a key that is not a name (fields: %s)", what,
-                    list);
-    return bad || other ? -1 : 0;
-}
-
-/* Length of an array, or -1 when the table has other keys or holes. */
-static long array_len(lua_State *L, int idx)
-{
-    long n = (long)lua_rawlen(L, idx), count = 0;
-
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) < 1 ||
-            lua_tonumber(L, -1) > (lua_Number)n ||
-            lua_tonumber(L, -1) != (lua_Number)(long)lua_tonumber(L, -1)) {
-            lua_pop(L, 1);
-            return -1;
-        }
-        count++;
-    }
-    return count == n ? n : -1;
-}
-
-/* A number as the double both front ends hold.  A Lua 5.4 integer that a
- * double cannot hold is refused: LuaJIT would have rounded it. */
-static int get_num(lua_State *L, int idx, double *out, h_case *c,
-                   const char *what)
-{
-#if !H_LUAJIT
-    if (lua_isinteger(L, idx)) {
-        lua_Integer v = lua_tointeger(L, idx);
-        if ((lua_Integer)(double)v != v || (double)v >= 9223372036854775808.0) {
-            h_case_fail(c, "%s: integer %lld is not exact as a double; write "
-                        "it as a hex string", what, (long long)v);
-            return -1;
-        }
-        *out = (double)v;
-        return 0;
-    }
-#endif
-    (void)c;
-    (void)what;
-    *out = lua_tonumber(L, idx);
-    return 0;
-}
-
-static int get_lit(lua_State *L, int idx, h_lit *l, h_case *c,
-                   const char *what)
-{
-    memset(l, 0, sizeof *l);
-    switch (lua_type(L, idx)) {
-    case LUA_TNUMBER:
-        l->kind = H_LIT_NUM;
-        return get_num(L, idx, &l->num, c, what);
-    case LUA_TBOOLEAN:
-        l->kind = H_LIT_BOOL;
-        l->bits = (uint64_t)lua_toboolean(L, idx);
-        return 0;
-    case LUA_TSTRING:
-        l->kind = H_LIT_HEX;
-        if (h_parse_hex(lua_tostring(L, idx), &l->bits) == 0)
-            return 0;
-        h_case_fail(c, "%s: '%s' is not a hex string like \"0x7fc00001\"",
-                    what, lua_tostring(L, idx));
-        return -1;
-    default:
-        h_case_fail(c, "%s: a %s where a number or hex string belongs", what,
-                    lua_typename(L, lua_type(L, idx)));
-        return -1;
-    }
-}
-
-static int get_lits(lua_State *L, int idx, h_lits *out, h_case *c,
-                    const char *what)
-{
-    long n, i;
-
-    if (lua_type(L, idx) != LUA_TTABLE || (n = array_len(L, idx)) < 0) {
-        h_case_fail(c, "%s: want an array of numbers or hex strings", what);
-        return -1;
-    }
-    out->n = (size_t)n;
-    out->v = h_realloc(NULL, (size_t)n * sizeof *out->v);
-    for (i = 0; i < n; i++) {
-        int bad;
-        lua_rawgeti(L, idx, (int)i + 1);
-        bad = get_lit(L, lua_gettop(L), &out->v[i], c, what);
-        lua_pop(L, 1);
-        if (bad)
-            return -1;
-    }
-    return 0;
-}
-
-/* An integer (dims, axis, raw values): a number below 2^53 or a hex
- * string, which may give any 64-bit pattern (read as int64). */
-static int get_int(lua_State *L, int idx, int64_t *out, h_case *c,
-                   const char *what)
-{
-    h_lit l;
-
-    if (get_lit(L, idx, &l, c, what))
-        return -1;
-    if (l.kind == H_LIT_HEX) {
-        *out = (int64_t)l.bits;
-        return 0;
-    }
-    if (l.kind == H_LIT_NUM && l.num > -9007199254740992.0 &&
-        l.num < 9007199254740992.0 && (double)(int64_t)l.num == l.num) {
-        *out = (int64_t)l.num;
-        return 0;
-    }
-    h_case_fail(c, "%s: want an integer (hex string beyond 2^53)", what);
-    return -1;
-}
-
-static int get_dims(lua_State *L, int idx, h_shape *sh, h_case *c,
-                    const char *what)
-{
-    long n, i;
-
-    if (lua_type(L, idx) != LUA_TTABLE || (n = array_len(L, idx)) < 0) {
-        h_case_fail(c, "%s: want an array of dims", what);
-        return -1;
-    }
-    if (n > H_RANK_CAP) {
-        h_case_fail(c, "%s: %ld dims; past %d write {rank = N, fill = F}",
-                    what, n, H_RANK_CAP);
-        return -1;
-    }
-    sh->rank = (int32_t)n;
-    for (i = 0; i < n; i++) {
-        int bad;
-        lua_rawgeti(L, idx, (int)i + 1);
-        bad = get_int(L, lua_gettop(L), &sh->dims[i], c, what);
-        lua_pop(L, 1);
-        if (bad)
-            return -1;
-        if (!sh->raw && sh->dims[i] < 0) {
-            h_case_fail(c, "%s: negative dim (use {dims = {...}} to pass one "
-                        "on purpose)", what);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* One shape of the table form: {4, 1}, {} for rank 0, or a raw request
- * {dims = {...}} / {rank = 9, fill = 1}. */
-static int get_shape(lua_State *L, int idx, h_shape *sh, h_case *c,
-                     const char *what)
-{
-    static const char *const raw_fields[] = {"dims", "fill", "rank", NULL};
-    int64_t rank = 0, fill = 1;
-    int t, bad = 0, has_dims, has_rank;
-
-    memset(sh, 0, sizeof *sh);
-    if (lua_type(L, idx) != LUA_TTABLE) {
-        h_case_fail(c, "%s: want a table of dims", what);
-        return -1;
-    }
-    lua_getfield(L, idx, "dims");
-    lua_getfield(L, idx, "rank");
-    t = lua_gettop(L);
-    if (lua_isnil(L, t - 1) && lua_isnil(L, t)) {
-        lua_pop(L, 2);
-        return get_dims(L, idx, sh, c, what);
-    }
-    has_dims = !lua_isnil(L, t - 1);
-    has_rank = !lua_isnil(L, t);
-    sh->raw = 1;
-    bad = check_keys(L, idx, raw_fields, what, c);
-    if (!bad && has_dims)
-        bad = get_dims(L, t - 1, sh, c, what);
-    if (!bad && has_rank)
-        bad = get_int(L, t, &rank, c, what);
-    lua_getfield(L, idx, "fill");
-    if (!bad && !lua_isnil(L, -1))
-        bad = get_int(L, lua_gettop(L), &fill, c, what);
-    lua_pop(L, 3);
-    if (bad || !has_rank)
-        return bad;
-    if (rank > H_RANK_MAX || rank < -H_RANK_MAX) {
-        h_case_fail(c, "%s: rank %lld is beyond the harness limit %d", what,
-                    (long long)rank, H_RANK_MAX);
-        return -1;
-    }
-    for (; sh->rank < rank && sh->rank < H_RANK_CAP; sh->rank++)
-        sh->dims[sh->rank] = fill;
-    sh->fill = fill;
-    sh->rank = (int32_t)rank;
-    return 0;
-}
-
-static int get_shapes(lua_State *L, int idx, h_case *c)
-{
-    static const char *const names[] = {"cond", "x", "y", NULL};
-    char err[300];
-    int k, bad = 0;
-
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        if (h_parse_shapes(lua_tostring(L, idx), c->shape, err, sizeof err)) {
-            h_case_fail(c, "%s", err);
-            return -1;
-        }
-        return 0;
-    }
-    if (lua_type(L, idx) != LUA_TTABLE ||
-        check_keys(L, idx, names, "shapes", c)) {
-        h_case_fail(c, "shapes: want \"cond:then:else\" or {cond=, x=, y=}");
-        return -1;
-    }
-    for (k = 0; k < 3 && !bad; k++) {
-        char what[32];
-        snprintf(what, sizeof what, "shapes.%s", names[k]);
-        lua_getfield(L, idx, names[k]);
-        if (lua_isnil(L, -1)) {
-            h_case_fail(c, "shapes: %s is missing", names[k]);
-            bad = -1;
-        } else {
-            bad = get_shape(L, lua_gettop(L), &c->shape[k], c, what);
-        }
-        lua_pop(L, 1);
-    }
-    return bad;
-}
-
-/* A dtype: a name, or a number passed as the raw value (DT-UNKNOWN-1). */
-static int get_dtype(lua_State *L, int idx, int32_t *out, h_case *c,
-                     const char *what)
-{
-    int64_t v;
-
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        if ((*out = h_dt_parse(lua_tostring(L, idx))) != 0)
-            return 0;
-        h_case_fail(c, "%s: unknown dtype '%s'", what, lua_tostring(L, idx));
-        return -1;
-    }
-    if (get_int(L, idx, &v, c, what))
-        return -1;
-    *out = (int32_t)v;
-    return 0;
-}
-
 static int get_dtypes(lua_State *L, int idx, h_case *c)
 {
     long n, i;
@@ -314,9 +27,9 @@ static int get_dtypes(lua_State *L, int idx, h_case *c)
     if (lua_type(L, idx) == LUA_TSTRING) {
         c->dtypes = h_realloc(NULL, sizeof *c->dtypes);
         c->ndtypes = 1;
-        return get_dtype(L, idx, c->dtypes, c, "dtypes");
+        return h_lua_dtype(L, idx, c->dtypes, c, "dtypes");
     }
-    if (lua_type(L, idx) != LUA_TTABLE || (n = array_len(L, idx)) <= 0) {
+    if (lua_type(L, idx) != LUA_TTABLE || (n = h_lua_array_len(L, idx)) <= 0) {
         h_case_fail(c, "dtypes: want \"profile\" or an array of dtype names");
         return -1;
     }
@@ -326,42 +39,12 @@ static int get_dtypes(lua_State *L, int idx, h_case *c)
         int bad;
         lua_rawgeti(L, idx, (int)i + 1);
         bad = lua_type(L, -1) != LUA_TSTRING ||
-              get_dtype(L, lua_gettop(L), &c->dtypes[i], c, "dtypes");
+              h_lua_dtype(L, lua_gettop(L), &c->dtypes[i], c, "dtypes");
         lua_pop(L, 1);
         if (bad) {
             h_case_fail(c, "dtypes: want dtype names");
             return -1;
         }
-    }
-    return 0;
-}
-
-int h_lua_strings(lua_State *L, int idx, char ***out, int *n, char *err,
-                  size_t errn)
-{
-    long len, i;
-
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        *out = h_realloc(NULL, sizeof **out);
-        (*out)[0] = dupstr(lua_tostring(L, idx));
-        *n = 1;
-        return 0;
-    }
-    if (lua_type(L, idx) != LUA_TTABLE || (len = array_len(L, idx)) < 0) {
-        snprintf(err, errn, "want an array of strings");
-        return -1;
-    }
-    *out = h_realloc(NULL, (size_t)len * sizeof **out);
-    *n = 0;
-    for (i = 0; i < len; i++) {
-        lua_rawgeti(L, idx, (int)i + 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
-            lua_pop(L, 1);
-            snprintf(err, errn, "want an array of strings");
-            return -1;
-        }
-        (*out)[(*n)++] = dupstr(lua_tostring(L, -1));
-        lua_pop(L, 1);
     }
     return 0;
 }
@@ -410,7 +93,7 @@ static int get_cond(lua_State *L, int idx, h_case *c)
         return -1;
     }
     c->cond = H_C_LITERAL;
-    if (get_lits(L, idx, &c->cond_lit, c, "cond"))
+    if (h_lua_lits(L, idx, &c->cond_lit, c, "cond"))
         return -1;
     for (i = 0; i < c->cond_lit.n; i++) {
         h_lit *l = &c->cond_lit.v[i];
@@ -456,7 +139,7 @@ static int get_vclass(lua_State *L, int idx, h_values *v, h_case *c,
         return -1;
     }
     v->cls = H_V_LITERAL;
-    return get_lits(L, idx, &v->lit, c, what);
+    return h_lua_lits(L, idx, &v->lit, c, what);
 }
 
 static int get_values(lua_State *L, int idx, h_case *c)
@@ -470,7 +153,7 @@ static int get_values(lua_State *L, int idx, h_case *c)
         k = !lua_isnil(L, -1) || !lua_isnil(L, -2);
         lua_pop(L, 2);
         if (k) {
-            if (check_keys(L, idx, names, "values", c))
+            if (h_lua_keys(L, idx, names, "values", c))
                 return -1;
             for (k = 0; k < 2 && !bad; k++) {
                 lua_getfield(L, idx, names[k]);
@@ -515,9 +198,9 @@ static int get_expect1(lua_State *L, int idx, h_expect *e, h_case *c)
     if (lua_isnil(L, -1) && lua_isnil(L, -2) && lua_isnil(L, -3)) {
         lua_pop(L, 3);
         e->kind = H_E_SHAPE;
-        return get_dims(L, idx, &e->shape, c, "expect");
+        return h_lua_dims(L, idx, &e->shape, c, "expect");
     }
-    bad = check_keys(L, idx, fields, "expect", c);
+    bad = h_lua_keys(L, idx, fields, "expect", c);
     if (!bad && !lua_isnil(L, -1)) {
         e->kind = H_E_INVALID;
         if (lua_type(L, -1) != LUA_TSTRING ||
@@ -534,9 +217,9 @@ static int get_expect1(lua_State *L, int idx, h_expect *e, h_case *c)
             bad = -1;
         }
         if (!bad)
-            bad = get_dims(L, lua_gettop(L) - 2, &e->shape, c, "expect.shape");
+            bad = h_lua_dims(L, lua_gettop(L) - 2, &e->shape, c, "expect.shape");
         if (!bad && e->kind == H_E_DATA)
-            bad = get_lits(L, lua_gettop(L) - 1, &e->data, c, "expect.data");
+            bad = h_lua_lits(L, lua_gettop(L) - 1, &e->data, c, "expect.data");
     }
     lua_pop(L, 3);
     return bad;
@@ -554,7 +237,7 @@ static int get_expect(lua_State *L, int idx, h_case *c)
         lua_pop(L, 2);
         if (per) {
             c->per_rule = 1;
-            if (check_keys(L, idx, rules, "expect", c))
+            if (h_lua_keys(L, idx, rules, "expect", c))
                 return -1;
             for (k = 0; k < 2 && !bad; k++) {
                 lua_getfield(L, idx, k ? "bidirectional" : "oneway");
@@ -602,20 +285,20 @@ static int get_dst(lua_State *L, int idx, h_case *c)
     static const char *const fields[] = {"dims", "dtype", NULL};
     int bad;
 
-    if (lua_type(L, idx) != LUA_TTABLE || check_keys(L, idx, fields, "dst", c)) {
+    if (lua_type(L, idx) != LUA_TTABLE || h_lua_keys(L, idx, fields, "dst", c)) {
         h_case_fail(c, "dst: want {dtype=, dims=}");
         return -1;
     }
     lua_getfield(L, idx, "dtype");
     bad = !lua_isnil(L, -1) &&
-          get_dtype(L, lua_gettop(L), &c->dst_dtype, c, "dst.dtype");
+          h_lua_dtype(L, lua_gettop(L), &c->dst_dtype, c, "dst.dtype");
     c->has_dst_dtype = !lua_isnil(L, -1);
     lua_pop(L, 1);
     lua_getfield(L, idx, "dims");
     c->dst_shape.raw = 1;
     if (!bad && !lua_isnil(L, -1)) {
         c->has_dst_dims = 1;
-        bad = get_dims(L, lua_gettop(L), &c->dst_shape, c, "dst.dims");
+        bad = h_lua_dims(L, lua_gettop(L), &c->dst_shape, c, "dst.dims");
     }
     lua_pop(L, 1);
     return bad ? -1 : 0;
@@ -627,7 +310,7 @@ static int get_override(lua_State *L, int idx, h_case *c)
     int k, bad = 0;
 
     if (lua_type(L, idx) != LUA_TTABLE ||
-        check_keys(L, idx, names, "dtype_override", c)) {
+        h_lua_keys(L, idx, names, "dtype_override", c)) {
         h_case_fail(c, "dtype_override: want {cond=, x=, y=}");
         return -1;
     }
@@ -635,7 +318,7 @@ static int get_override(lua_State *L, int idx, h_case *c)
         lua_getfield(L, idx, names[k]);
         if (!lua_isnil(L, -1)) {
             c->has_override[k] = 1;
-            bad = get_dtype(L, lua_gettop(L), &c->override_dt[k], c,
+            bad = h_lua_dtype(L, lua_gettop(L), &c->override_dt[k], c,
                             "dtype_override");
         }
         lua_pop(L, 1);
@@ -670,7 +353,7 @@ static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p)
 
     if (field(L, t, "id")) {
         if (lua_type(L, -1) == LUA_TSTRING)
-            c->id = dupstr(lua_tostring(L, -1));
+            c->id = h_lua_dupstr(lua_tostring(L, -1));
         else
             h_case_fail(c, "id: want a string");
     }
@@ -680,17 +363,17 @@ static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p)
         h_case_fail(c, "rules: %s", err);
     lua_pop(L, 1);
     if ((c->has_shapes = field(L, t, "shapes")))
-        get_shapes(L, top + 1, c);
+        h_lua_shapes(L, top + 1, c);
     lua_pop(L, 1);
     if (field(L, t, "mode") && (lua_type(L, -1) != LUA_TSTRING ||
                                 (c->mode = h_mode_parse(lua_tostring(L, -1))) < 0))
         h_case_fail(c, "mode: want \"none\", \"numpy\" or \"pdpd\"");
     lua_pop(L, 1);
-    if (field(L, t, "axis") && get_int(L, top + 1, &v, c, "axis") == 0)
+    if (field(L, t, "axis") && h_lua_int(L, top + 1, &v, c, "axis") == 0)
         c->axis = (int32_t)v;
     lua_pop(L, 1);
     if ((c->has_btype = field(L, t, "btype")) &&
-        get_int(L, top + 1, &v, c, "btype") == 0)
+        h_lua_int(L, top + 1, &v, c, "btype") == 0)
         c->btype = (int32_t)v;
     lua_pop(L, 1);
     if (field(L, t, "dtypes"))
@@ -708,7 +391,7 @@ static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p)
     if (field(L, t, "expect"))
         get_expect(L, top + 1, c);
     lua_pop(L, 1);
-    if (field(L, t, "offset") && get_int(L, top + 1, &v, c, "offset") == 0) {
+    if (field(L, t, "offset") && h_lua_int(L, top + 1, &v, c, "offset") == 0) {
         if (v < 0 || v > 63)
             h_case_fail(c, "offset: 0..63 bytes");
         c->offset = (int)v;
@@ -754,7 +437,7 @@ int h_lua_case(lua_State *L)
         return 0;
     }
     lua_settop(L, 1);
-    if (check_keys(L, 1, case_fields, "case{}", c) == 0)
+    if (h_lua_keys(L, 1, case_fields, "case{}", c) == 0)
         read_fields(L, 1, c, x->profiles);
     if (!c->error)
         h_case_check(x->suite, c, x->profiles, x->first);
