@@ -5,6 +5,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -112,7 +113,10 @@ static void guard_oracle(void)
 
 static void oracle_on(const char *addr, const char *profile)
 {
-    fflush(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "selcheck: cannot write TAP to stdout\n");
+        exit(2); /* the workers see EOF and exit */
+    }
     bail_len = (size_t)snprintf(bail, sizeof bail, "Bail out! selcheck "
                                 "crashed on %s under %s (in the reference "
                                 "or the harness)\n", addr, profile);
