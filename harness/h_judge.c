@@ -166,7 +166,7 @@ static int compare(const h_point *pt, const h_layout *L, int r, h_verdict *v)
     size_t es = sel_dtype_size(pt->t[H_T_DST].dtype);
     size_t n = pt->t[H_T_DST].bytes / es, i, first = 0, bad = 0, k;
     char a[100], b[100], coords[200];
-    int64_t ci = -1, si = -1, rest;
+    int64_t at[3], rest;
     uint64_t g, e, poison;
     int32_t d;
     h_diag *dg = &v->diag;
@@ -201,17 +201,28 @@ static int compare(const h_point *pt, const h_layout *L, int r, h_verdict *v)
         rest /= pt->exp_dims[d];
     }
     h_diag_raw(dg, 2, "coords", "[%s]", coords);
-    if (h_point_locate(pt, first, &ci, &si) == 0) {
-        uint8_t cb = pt->data[0][ci];
-        h_diag_str(dg, 2, "cond", "0x%02x (cond[%lld])", cb, (long long)ci);
-        h_diag_str(dg, 2, "branch", "%s (%s[%lld])", cb ? "then" : "else",
-                   cb ? "then" : "else", (long long)si);
-    }
     h_bits_note(pt->t[H_T_DST].dtype, e, a, sizeof a);
     h_bits_note(pt->t[H_T_DST].dtype, g, b, sizeof b);
-    h_diag_str(dg, 2, "expected", "%s", a);
-    h_diag_str(dg, 2, "got", "%s%s", b,
-               g == poison ? " - never written (the poison)" : "");
+    if (h_point_locate(pt, first, at) == 0) {
+        uint8_t cb = pt->data[0][at[0]];
+        uint64_t other = h_load(pt->data[cb ? 2 : 1] + (size_t)at[cb ? 2 : 1] * es, es);
+        char o[100];
+        h_bits_note(pt->t[H_T_DST].dtype, other, o, sizeof o);
+        h_diag_str(dg, 2, "cond", "0x%02x (cond[%lld])", cb, (long long)at[0]);
+        h_diag_str(dg, 2, "branch", "%s", cb ? "then" : "else");
+        h_diag_str(dg, 2, "expected", "%s from %s[%lld]", a,
+                   cb ? "then" : "else", (long long)at[cb ? 1 : 2]);
+        h_diag_str(dg, 2, "got", "%s%s", b,
+                   g == poison ? " - never written (the poison)"
+                   : g == other && other != e ? " - the branch cond did not choose"
+                   : "");
+        h_diag_str(dg, 2, "unselected", "%s from %s[%lld]", o,
+                   cb ? "else" : "then", (long long)at[cb ? 2 : 1]);
+    } else {
+        h_diag_str(dg, 2, "expected", "%s", a);
+        h_diag_str(dg, 2, "got", "%s%s", b,
+                   g == poison ? " - never written (the poison)" : "");
+    }
     context(pt, dg);
     return 1;
 }

@@ -376,11 +376,11 @@ void h_point_free(h_point *pt)
 }
 
 /* Where output element flat comes from, found with the oracle itself (no
- * second copy of the broadcast rules): once on then/else holding their
- * own indices, and once per bit of the cond index on cond bytes holding
- * that bit.  -1 when the output is too large to bother. */
-int h_point_locate(const h_point *pt, size_t flat, int64_t *cond_idx,
-                   int64_t *src_idx)
+ * second copy of the broadcast rules): on then/else holding their own
+ * indices under an all-true and an all-false cond, and once per bit of the
+ * cond index on cond bytes holding that bit.  -1 when the output is too
+ * large to bother. */
+int h_point_locate(const h_point *pt, size_t flat, int64_t idx[3])
 {
     const sel_impl *ref = ref_impl();
     size_t nc = pt->t[0].bytes, nx = pt->t[1].bytes / sel_dtype_size(pt->dtype);
@@ -407,23 +407,27 @@ int h_point_locate(const h_point *pt, size_t flat, int64_t *cond_idx,
         t[k].dims = pt->t[k].dims;
     }
     t[0].dtype = SEL_DT_BOOLEAN;
-    t[0].data = pt->data[0];
+    t[0].data = cb;
     t[1].dtype = t[2].dtype = t[3].dtype = SEL_DT_U64;
     t[1].data = t[2].data = ix;
     t[3].data = out;
+    memset(cb, 1, nc + 1);
     st = ref->execute(&t[0], &t[1], &t[2], pt->b, &t[3]);
-    *src_idx = st == SEL_OK ? (int64_t)out[flat] : -1;
-    t[0].data = cb;
+    idx[1] = (int64_t)out[flat];
+    memset(cb, 0, nc + 1);
+    if (st == SEL_OK)
+        st = ref->execute(&t[0], &t[1], &t[2], pt->b, &t[3]);
+    idx[2] = (int64_t)out[flat];
     t[1].dtype = t[2].dtype = t[3].dtype = SEL_DT_U8;
     t[1].data = one;
     t[2].data = zero;
     t[3].data = d8;
-    *cond_idx = 0;
+    idx[0] = 0;
     for (b = 0; st == SEL_OK && nc > 1 && ((size_t)1 << b) < nc; b++) {
         for (j = 0; j < nc; j++)
             cb[j] = (uint8_t)((j >> b) & 1);
         st = ref->execute(&t[0], &t[1], &t[2], pt->b, &t[3]);
-        *cond_idx |= (int64_t)d8[flat] << b;
+        idx[0] |= (int64_t)d8[flat] << b;
     }
     free(ix), free(cb), free(one), free(zero), free(out), free(d8);
     return st == SEL_OK ? 0 : -1;

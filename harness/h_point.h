@@ -61,10 +61,9 @@ void h_point_describe(h_point *pt, const h_case *c, int32_t dtype);
 void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
                   int32_t dtype, uint64_t seed);
 void h_point_free(h_point *pt);
-/* For a valid point: the cond element and the then/else element (of the
- * branch cond picks) that output element flat comes from; 0 or -1. */
-int h_point_locate(const h_point *pt, size_t flat, int64_t *cond_idx,
-                   int64_t *src_idx);
+/* For a valid point: the cond, then and else elements that output element
+ * flat is made from (idx[0..2]); 0 or -1. */
+int h_point_locate(const h_point *pt, size_t flat, int64_t idx[3]);
 
 /* Rank of a status in the order of ERR-ORDER-1, for picking the first. */
 int h_status_rank(int st, int early_arg);
