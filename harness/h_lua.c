@@ -97,16 +97,19 @@ static void set_nil(lua_State *L, const char *table, const char *name)
 
 /* A deadline for the running script, checked every 2^20 instructions. */
 static struct timespec deadline;
+static int limit_s;
 
 static void l_hook(lua_State *L, lua_Debug *ar)
 {
     struct timespec now;
 
-    (void)ar;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (now.tv_sec > deadline.tv_sec ||
-        (now.tv_sec == deadline.tv_sec && now.tv_nsec > deadline.tv_nsec))
-        luaL_error(L, "script ran past its time limit");
+        (now.tv_sec == deadline.tv_sec && now.tv_nsec > deadline.tv_nsec)) {
+        lua_getinfo(L, "Sl", ar);
+        luaL_error(L, "%s:%d: script ran past its time limit (%d s)",
+                   ar->short_src, ar->currentline, limit_s);
+    }
 }
 
 /* base (without dofile, loadfile, binary load), string, table, math
@@ -141,6 +144,7 @@ static lua_State *sandbox(int time_limit)
     lua_register(L, "load", l_load);
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     deadline.tv_sec += time_limit;
+    limit_s = time_limit;
     lua_sethook(L, l_hook, LUA_MASKCOUNT, 1 << 20);
     return L;
 }
