@@ -34,6 +34,7 @@ include examples/build.mk
 include cases/build.mk
 include harness/bench.mk
 include harness/ffi.mk
+include harness/fuzz.mk
 
 # After the fragments, so that $(ALL) is complete.
 all: $(O)/.deps-ok $(ALL)
