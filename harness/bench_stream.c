@@ -54,7 +54,7 @@ static size_t slice(size_t bytes, size_t tiles, size_t t)
  * steps of STEP bytes, and before each step every input's share of the
  * tile is read (an even split, precomputed per tile: no division in the
  * loop), so all streams advance together as they do in a Select kernel. */
-#define STEP 256
+#define STEP 1024
 #define STREAM_BODY(V, VB, STREAM, FENCE)                                     \
     V acc0 = {0}, acc1 = {0};                                                 \
     uint8_t tail = 0;                                                         \
@@ -87,6 +87,11 @@ static size_t slice(size_t bytes, size_t tiles, size_t t)
                     V x;                                                      \
                     memcpy(&x, p[k] + i, VB);                                 \
                     acc0 ^= x;                                                \
+                }                                                             \
+                for (; i + 8 <= n; i += 8) {                                  \
+                    uint64_t x;                                               \
+                    memcpy(&x, p[k] + i, 8);                                  \
+                    tail ^= (uint8_t)(x ^ x >> 32);                           \
                 }                                                             \
                 for (; i < n; i++)                                            \
                     tail ^= p[k][i];                                          \

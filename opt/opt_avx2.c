@@ -21,7 +21,6 @@ static inline VT vzero(void) { return _mm256_setzero_si256(); }
 static inline VT vloadu(const char *p) { return _mm256_loadu_si256((const VT *)(const void *)p); }
 static inline void vstoreu(char *p, VT v) { _mm256_storeu_si256((VT *)(void *)p, v); }
 static inline void vstream(char *p, VT v) { _mm256_stream_si256((VT *)(void *)p, v); }
-static inline void vfence(void) { _mm_sfence(); }
 
 /* cond bytes are zero-extended to the lane, then compared with 0: the
  * lane is all ones exactly where the cond byte was 0. */

@@ -23,7 +23,6 @@ static inline VT vzero(void) { return _mm512_setzero_si512(); }
 static inline VT vloadu(const char *p) { return _mm512_loadu_si512((const void *)p); }
 static inline void vstoreu(char *p, VT v) { _mm512_storeu_si512((void *)p, v); }
 static inline void vstream(char *p, VT v) { _mm512_stream_si512((void *)p, v); }
-static inline void vfence(void) { _mm_sfence(); }
 
 /* One mask bit per lane: 64 lanes of 8 bits, 32 of 16, 16 of 32, 8 of 64. */
 typedef __mmask64 mask8_t;

@@ -17,7 +17,7 @@
  * PARALLEL_MIN_DEFAULT bytes of output, waking a second thread costs more
  * than it saves; streams pay off once the call's footprint no longer fits
  * the last-level cache (nt_min defaults to the LLC size). */
-#define PARALLEL_MIN_DEFAULT ((size_t)1 << 20)
+#define PARALLEL_MIN_DEFAULT ((size_t)4 << 20)
 #define CHUNK_MIN_DEFAULT ((size_t)256 << 10)
 
 static atomic_size_t parallel_min, chunk_min, nt_min;
@@ -93,26 +93,50 @@ typedef struct run {
     int64_t count, chunk;
 } run;
 
-/* One row: the kernel of the plan, or, when cond is constant along the
- * row, a copy or a fill from whichever input it picks. */
+/* When cond is constant along rows, each row is copied from then or from
+ * else at random, so every row starts a stream the hardware prefetcher has
+ * not seen.  Rows are therefore copied in segments, and before each
+ * segment the same part of the next row's source is requested (see
+ * README.md for the measurement). */
+#define SEG 1024
+
+/* The source of a cond-constant row at off: then or else (COND-NZ-1),
+ * and whether it advances along the row (copy) or not (fill). */
+static const char *row_src(const run *x, const int64_t *off, int *advances)
+{
+    const int k = x->c[off[0]] ? 1 : 2;
+    *advances = x->p->st[k][x->p->rank - 1] != 0;
+    return (k == 1 ? x->t : x->e) + (size_t)off[k] * x->w;
+}
+
+/* One row: the kernel of the plan, or a copy or fill from the input cond
+ * picks.  next: the source of the next row to copy, or NULL. */
 static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
-                char *d)
+                char *d, const char *next)
 {
     const int32_t in = x->p->rank - 1;
+    const size_t w = x->w, bytes = (size_t)len * w;
+    const char *src;
+    int adv;
+
     if (x->kern) {
         x->kern((size_t)len, x->c + off[0] + j * x->p->st[0][in],
-                x->t + (size_t)(off[1] + j * x->p->st[1][in]) * x->w,
-                x->e + (size_t)(off[2] + j * x->p->st[2][in]) * x->w, d,
-                x->nt);
-    } else {
-        const int k = x->c[off[0]] ? 1 : 2; /* COND-NZ-1 */
-        const char *src = k == 1 ? x->t : x->e;
-        if (x->p->st[k][in])
-            x->copy((size_t)len, NULL, src + (size_t)(off[k] + j) * x->w,
-                    NULL, d, x->nt);
-        else
-            x->fill((size_t)len, NULL, src + (size_t)off[k] * x->w, NULL, d,
-                    x->nt);
+                x->t + (size_t)(off[1] + j * x->p->st[1][in]) * w,
+                x->e + (size_t)(off[2] + j * x->p->st[2][in]) * w, d, x->nt);
+        return;
+    }
+    src = row_src(x, off, &adv);
+    if (!adv) {
+        x->fill((size_t)len, NULL, src, NULL, d, x->nt);
+        return;
+    }
+    src += (size_t)j * w;
+    for (size_t b = 0; b < bytes; b += SEG) {
+        const size_t n = bytes - b < SEG ? bytes - b : SEG;
+        if (next)
+            for (size_t i = 0; i < SEG; i += 64)
+                __builtin_prefetch(next + b + i, 0, 2);
+        x->copy(n / w, NULL, src + b, NULL, d + b, x->nt);
     }
 }
 
@@ -134,9 +158,9 @@ static void run_range(const run *x, int64_t begin, int64_t end)
     }
     while (pos < end) {
         const int64_t len = n - j < end - pos ? n - j : end - pos;
-        row(x, len, off, j, x->d + (size_t)pos * x->w);
-        pos += len;
-        j = 0;
+        const int64_t cur[3] = {off[0], off[1], off[2]};
+        const char *next = NULL;
+        int adv = 0;
         for (i = outer - 1; i >= 0; i--) { /* next row: an odometer */
             for (k = 0; k < 3; k++)
                 off[k] += p->st[k][i];
@@ -146,7 +170,16 @@ static void run_range(const run *x, int64_t begin, int64_t end)
                 off[k] -= p->st[k][i] * p->dims[i];
             idx[i] = 0;
         }
+        /* The next row's source, to prefetch (only within this range: a
+         * prefetch may not fault, but the cond byte read here would). */
+        if (!x->kern && pos + len + n <= end && (next = row_src(x, off, &adv)) && !adv)
+            next = NULL;
+        row(x, len, cur, j, x->d + (size_t)pos * x->w, next);
+        pos += len;
+        j = 0;
     }
+    if (x->nt)
+        opt_fence();
 }
 
 static void run_chunk(void *ctx, size_t i)
@@ -188,9 +221,11 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {
-        if (p->rank == 1 && x.kern) /* one row: straight to the kernel */
+        if (p->rank == 1 && x.kern) { /* one row: straight to the kernel */
             x.kern((size_t)x.count, x.c, x.t, x.e, x.d, x.nt);
-        else
+            if (x.nt)
+                opt_fence();
+        } else
             run_range(&x, 0, x.count);
         return SEL_OK;
     }

@@ -15,8 +15,10 @@
  * c, e are unused by fill and copy.  Any nonzero cond byte is true
  * (COND-NZ-1).  No alignment is assumed (IO-ALIGN-1); d may equal t or e
  * (in place, IO-ALIAS-1) but overlap them no other way.  nt asks for
- * non-temporal stores (the caller decides; a kernel may ignore it and
- * must then not leave stores unfenced).
+ * non-temporal stores where the alignment allows (a kernel may ignore it).
+ * Kernels do not fence them: the caller calls opt_fence() once after its
+ * last kernel call, since a fence per row costs more than the streams gain
+ * on short rows.
  */
 #ifndef OPT_KERNELS_H
 #define OPT_KERNELS_H
@@ -26,6 +28,21 @@
 
 typedef void opt_kernel_fn(size_t n, const uint8_t *c, const void *t,
                            const void *e, void *d, int nt);
+
+/* Orders the non-temporal stores of earlier kernel calls before any later
+ * store (sfence): due before the results are handed to another thread or
+ * back to the caller. */
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+static inline void opt_fence(void)
+{
+    _mm_sfence();
+}
+#else
+static inline void opt_fence(void)
+{
+}
+#endif
 
 /* Loop kinds, in table order. */
 #define OPT_KIND_LIST(X) X(vvv) X(vsv) X(vvs) X(vss) X(fill) X(copy)

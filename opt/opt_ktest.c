@@ -74,6 +74,7 @@ static int one(opt_kernel_fn *k, const char *name, int kind, size_t w,
         d = e;
     expect(kind, w, n, c, t0, e0, want);
     k(n, c, t, e, d, nt);
+    opt_fence();
     for (i = 0; i < bytes; i++)
         if (d[i] != want[i]) {
             printf("# %s nt=%d n=%zu off=%zu inplace=%d: byte %zu (element "

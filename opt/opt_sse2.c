@@ -21,7 +21,6 @@ static inline VT vzero(void) { return _mm_setzero_si128(); }
 static inline VT vloadu(const char *p) { return _mm_loadu_si128((const VT *)(const void *)p); }
 static inline void vstoreu(char *p, VT v) { _mm_storeu_si128((VT *)(void *)p, v); }
 static inline void vstream(char *p, VT v) { _mm_stream_si128((VT *)(void *)p, v); }
-static inline void vfence(void) { _mm_sfence(); }
 
 /* The masks are "cond byte is 0", widened to the lane by unpacking the
  * compare result with itself (0x00 -> 0x0000, 0xff -> 0xffff, ...). */

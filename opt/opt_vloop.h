@@ -5,7 +5,7 @@
  * Vocabulary a file defines before including (bits = 8, 16, 32, 64):
  *   OPT_ISA              the ISA token of the table (sse2, avx2, avx512)
  *   VT, VBYTES           the vector type and its size in bytes
- *   vzero() vloadu(p) vstoreu(p, v) vstream(p, v) vfence()
+ *   vzero() vloadu(p) vstoreu(p, v) vstream(p, v)
  *   mask<bits>_t         what cond becomes for one vector of elements
  *   cmask<bits>(c)       the mask of VBYTES/(bits/8) cond bytes at c;
  *                        nonzero bytes are true (COND-NZ-1)
@@ -59,7 +59,6 @@
         if (nt) {                                                            \
             for (; i + lanes <= n; i += lanes)                               \
                 vstream(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
-            vfence(); /* streams are weakly ordered: publish them */         \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
                 vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
@@ -89,7 +88,6 @@
         if (nt) {                                                            \
             for (; i + lanes <= n; i += lanes)                               \
                 vstream(d + i * w, tv);                                      \
-            vfence();                                                        \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
                 vstoreu(d + i * w, tv);                                      \
@@ -188,7 +186,6 @@ static void copy_bytes(size_t n, const char *s, char *d, int nt)
     }
     for (; i + VBYTES <= n; i += VBYTES)
         vstream(d + i, vloadu(s + i));
-    vfence();
     memcpy(d + i, s + i, n - i);
 }
 
