@@ -32,8 +32,8 @@ $(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/libselect_opt.a
 
 ALL += $(O)/libselect_opt.so $(O)/libselect_opt.a $(O)/opt/opt_ktest
 
-.PHONY: check-opt-exports check-opt-kernels
-CHECK += check-opt-exports check-opt-kernels
+.PHONY: check-opt-exports check-opt-kernels check-opt-env
+CHECK += check-opt-exports check-opt-env check-opt-kernels
 
 # The library exports sel_get_impl and nothing else of the project.
 check-opt-exports: $(O)/libselect_opt.so
@@ -41,6 +41,17 @@ check-opt-exports: $(O)/libselect_opt.so
 	if [ "$$syms" != "sel_get_impl " ]; then \
 	    echo "check-opt-exports: $< exports: $$syms" >&2; exit 1; fi; \
 	echo "check-opt-exports: $< exports only sel_get_impl"
+
+# SEL_ISA and SEL_NUM_THREADS: honoured when valid; otherwise one line on
+# stderr and the default (the best level this machine runs; online CPUs).
+check-opt-env: $(O)/opt/opt_ktest
+	@K=$(O)/opt/opt_ktest; best=$$($$K --supported | tail -1); cpus=$$(getconf _NPROCESSORS_ONLN); \
+	test "$$(SEL_ISA=scalar SEL_NUM_THREADS=3 $$K --active)" = "scalar 3" && \
+	test "$$(SEL_ISA= SEL_NUM_THREADS= $$K --active)" = "$$best $$cpus" && \
+	test "$$(SEL_ISA=bogus SEL_NUM_THREADS=0 $$K --active 2>$(O)/opt/env.err)" = "$$best $$cpus" && \
+	grep -q "SEL_ISA=bogus is not one of" $(O)/opt/env.err && grep -q "SEL_NUM_THREADS=0 is not" $(O)/opt/env.err && \
+	echo "check-opt-env: SEL_ISA and SEL_NUM_THREADS honoured, bad values fall back to $$best/$$cpus with a message" || \
+	{ echo "check-opt-env: failed" >&2; cat $(O)/opt/env.err >&2; exit 1; }
 
 check-opt-kernels: $(O)/opt/opt_ktest
 	$(O)/opt/opt_ktest > $(O)/opt/opt_ktest.tap || { grep -v '^ok' $(O)/opt/opt_ktest.tap; exit 1; }
@@ -65,3 +76,22 @@ check-opt-diff: $(O)/difftest
 check-opt-diff-long: $(O)/difftest
 	$(O)/difftest --seed $(DIFF_SEED) --first 100000 --count 100000
 	$(O)/difftest --seed $(DIFF_SEED) --first 200000 --count 20000 --threads 2,3 --jobs 4
+
+# The whole case suite against opt at every ISA level this machine runs
+# (levels it cannot run are listed as skipped), with 1, 2 and 3 threads.
+OPT_THREADS_MATRIX ?= 1 2 3
+.PHONY: check-opt-cases
+CHECK += check-opt-cases
+
+check-opt-cases: $(O)/selcheck $(O)/libselect_opt.so $(O)/opt/opt_ktest
+	@run="$$($(O)/opt/opt_ktest --supported)"; \
+	for isa in $(OPT_ISA_SRC:opt/opt_%.c=%); do \
+	    case " $$(echo $$run) " in *" $$isa "*) ;; \
+	    *) echo "check-opt-cases: skip $$isa: this CPU/OS cannot run it"; continue;; esac; \
+	    for t in $(OPT_THREADS_MATRIX); do \
+	        echo "check-opt-cases: SEL_ISA=$$isa SEL_NUM_THREADS=$$t"; \
+	        SEL_ISA=$$isa SEL_NUM_THREADS=$$t prove -j2 --exec "$(O)/selcheck --profile all --impl $(O)/libselect_opt.so" cases/*.lua > $(O)/opt/cases-$$isa-t$$t.log 2>&1 || \
+	            { tail -40 $(O)/opt/cases-$$isa-t$$t.log; exit 1; }; \
+	        tail -1 $(O)/opt/cases-$$isa-t$$t.log; \
+	    done; \
+	done

@@ -110,10 +110,23 @@ static size_t make_lengths(void)
     return n;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const size_t nlen = make_lengths();
     int isa, wi, kind, nt, tests = 0, failed = 0;
+
+    if (argc > 1 && !strcmp(argv[1], "--active")) {
+        /* What SEL_ISA and SEL_NUM_THREADS resolved to (check-opt-env). */
+        printf("%s %d\n", opt_isa_name(opt_isa_active()), opt_threads());
+        return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "--supported")) {
+        /* The levels this machine runs, for make's test matrix. */
+        for (isa = 0; isa < OPT_ISA_COUNT; isa++)
+            if (opt_isa_supported(isa))
+                printf("%s\n", opt_isa_name(isa));
+        return 0;
+    }
 
     printf("TAP version 13\n1..%d\n", OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
