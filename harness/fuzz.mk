@@ -52,14 +52,27 @@ $(O)/harness/fuzz_repro: $(O)/harness/t/fuzz_repro.o $(O)/harness/fuzz_select.o 
                          $(O)/libselect_opt.a
 	$(CC) $(LDFLAGS_ALL) -pthread $^ -o $@
 
+# The target's own test: the reproducer against a broken opt.
+$(O)/harness/fuzz_select_broken.o: harness/fuzz_select.c $(FUZZ_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iref -Iopt -Iharness -DH_FZ_UNDER_TEST=h_fz_broken -c $< -o $@
+
+$(O)/harness/fuzz_repro_broken: $(O)/harness/t/fuzz_repro.o \
+                                $(O)/harness/fuzz_select_broken.o \
+                                $(O)/harness/t/fuzz_decode.o \
+                                $(O)/harness/t/fuzz_broken.o \
+                                $(O)/libselect_ref.a $(O)/libselect_opt.a
+	$(CC) $(LDFLAGS_ALL) -pthread $^ -o $@
+
 # The seed corpus generator (harness/fuzz_corpus/README.md).
 $(O)/harness/fuzz_seeds: $(O)/harness/t/fuzz_seeds.o
 	$(CC) $(LDFLAGS_ALL) $^ -o $@
 
-ALL += $(O)/harness/fuzz_repro $(O)/harness/fuzz_seeds
+ALL += $(O)/harness/fuzz_repro $(O)/harness/fuzz_repro_broken $(O)/harness/fuzz_seeds
 
-.PHONY: fuzz fuzz-corpus check-fuzz check-fuzz-corpus check-fuzz-long
-CHECK += check-fuzz-corpus check-fuzz
+.PHONY: fuzz fuzz-corpus check-fuzz check-fuzz-corpus check-fuzz-selftest \
+        check-fuzz-long
+CHECK += check-fuzz-corpus check-fuzz-selftest check-fuzz
 CHECK_LONG += check-fuzz-long
 
 fuzz: $(FUZZ_DIR)/fuzz_select
@@ -79,6 +92,9 @@ check-fuzz-corpus: $(O)/harness/fuzz_seeds $(O)/harness/fuzz_repro
 	@diff -r -x README.md $(FUZZ_CORPUS) $(FUZZ_DIR)/seeds >&2 || { \
 	    echo "check-fuzz-corpus: $(FUZZ_CORPUS) is stale: make fuzz-corpus" >&2; exit 1; }
 	@$(O)/harness/fuzz_repro $(FUZZ_CORPUS)
+
+check-fuzz-selftest: $(O)/harness/fuzz_repro_broken
+	@sh harness/t/fuzz_selftest.sh $(O)
 
 check-fuzz: $(FUZZ_DIR)/fuzz_select
 	@sh harness/t/fuzz_run.sh $(O) $(FUZZ_TIME)

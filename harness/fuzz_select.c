@@ -29,6 +29,14 @@
 #include "ref.h"
 #include "t/fuzz_case.h"
 
+/* The implementation compared with the reference: opt, or for the fuzz
+ * target's own test a deliberately broken opt (t/fuzz_broken.c). */
+#ifndef H_FZ_UNDER_TEST
+#define H_FZ_UNDER_TEST opt_impl
+#else
+const sel_impl *H_FZ_UNDER_TEST(void);
+#endif
+
 #define CAP_ELEMS ((int64_t)1 << 20)
 #define CAP_BYTES ((int64_t)8 << 20)
 
@@ -100,6 +108,32 @@ static void check_order(const fz *c, const char *fn, int exec, int sr,
              sel_status_name(sr), sel_status_name(so), sel_status_name(want));
 }
 
+/* The tensor structs and their dims arrays, which no call may change
+ * (they are const, IO-INPUTS-1). */
+typedef struct snap {
+    sel_tensor t[NT];
+    int64_t d[NT][H_FZ_MAXDIMS + 1];
+} snap;
+
+static void take(const fz *c, snap *s)
+{
+    int k;
+    memcpy(s->t, c->t, sizeof s->t);
+    for (k = 0; k < NT; k++)
+        if (c->dims[k])
+            memcpy(s->d[k], c->dims[k], (size_t)c->ndims[k] * sizeof(int64_t));
+}
+
+static void unchanged(const fz *c, const snap *s, const char *who)
+{
+    int k;
+    for (k = 0; k < NT; k++)
+        if (memcmp(&s->t[k], &c->t[k], sizeof s->t[k]) != 0 ||
+            (c->dims[k] && memcmp(s->d[k], c->dims[k],
+                                  (size_t)c->ndims[k] * sizeof(int64_t)) != 0))
+            fail(c, "%s changed %s's sel_tensor or dims", who, tname[k]);
+}
+
 /* ---- infer ------------------------------------------------------------- */
 
 static int infer_one(const fz *c, const sel_impl *im, int32_t *ro,
@@ -131,11 +165,15 @@ static int infer_both(const fz *c, int32_t *out_rank, int64_t *out_dims)
     int32_t *ro = malloc(sizeof *ro), rr = 0;
     int64_t *dout = malloc(SEL_MAX_RANK * sizeof *dout), rd[SEL_MAX_RANK];
     int sr, so;
+    snap sn;
 
+    take(c, &sn);
     sr = infer_one(c, ref_impl(), ro, dout, 1);
+    unchanged(c, &sn, "ref infer");
     rr = *ro;
     memcpy(rd, dout, sizeof rd);
-    so = infer_one(c, opt_impl(), ro, dout, 1);
+    so = infer_one(c, H_FZ_UNDER_TEST(), ro, dout, 1);
+    unchanged(c, &sn, "opt infer");
     check_order(c, "infer", 0, sr, so);
     if (sr != so)
         fail(c, "infer status: ref %s, opt %s", sel_status_name(sr),
@@ -304,16 +342,20 @@ static void where(const fz *c, int g, size_t i, char *buf, size_t n)
 static void exec_both(fz *c, int doomed)
 {
     int sr, so, g, k;
+    snap sn;
     size_t i;
     char at[64];
 
+    take(c, &sn);
     restore(c);
     sr = ref_impl()->execute(c->p[C], c->p[T], c->p[E], c->b, c->p[D]);
+    unchanged(c, &sn, "ref execute");
     for (g = 0; g < NT; g++)
         if (c->reg[g].mem)
             memcpy(c->reg[g].after_ref, c->reg[g].mem, c->reg[g].size);
     restore(c);
-    so = opt_impl()->execute(c->p[C], c->p[T], c->p[E], c->b, c->p[D]);
+    so = H_FZ_UNDER_TEST()->execute(c->p[C], c->p[T], c->p[E], c->b, c->p[D]);
+    unchanged(c, &sn, "opt execute");
     if (h_fuzz_verbose)
         fprintf(stderr, "  execute: ref %s, opt %s\n", sel_status_name(sr),
                 sel_status_name(so));
