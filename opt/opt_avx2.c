@@ -7,8 +7,6 @@
 #endif
 
 #include <immintrin.h>
-#include <stdint.h>
-#include <string.h>
 
 #include "opt_kernels.h"
 
@@ -16,28 +14,38 @@
 #define OPT_MASKED_TAIL 0
 #define VBYTES 32
 typedef __m256i VT;
+#define VP(p) ((VT *)(void *)(p))
+#define CVP(p) ((const VT *)(const void *)(p))
+#define CXP(p) ((const __m128i *)(const void *)(p))
 
 static inline VT vzero(void) { return _mm256_setzero_si256(); }
-static inline VT vloadu(const char *p) { return _mm256_loadu_si256((const VT *)(const void *)p); }
-static inline void vstoreu(char *p, VT v) { _mm256_storeu_si256((VT *)(void *)p, v); }
-static inline void vstream(char *p, VT v) { _mm256_stream_si256((VT *)(void *)p, v); }
+static inline VT vloadu(const char *p) { return _mm256_loadu_si256(CVP(p)); }
+static inline void vstoreu(char *p, VT v) { _mm256_storeu_si256(VP(p), v); }
+static inline void vstream(char *p, VT v) { _mm256_stream_si256(VP(p), v); }
 
 /* cond bytes are zero-extended to the lane, then compared with 0: the
  * lane is all ones exactly where the cond byte was 0. */
 typedef VT mask8_t, mask16_t, mask32_t, mask64_t;
 
-static inline __m128i load16(const uint8_t *c) { return _mm_loadu_si128((const __m128i *)(const void *)c); }
-static inline __m128i load8(const uint8_t *c) { return _mm_loadl_epi64((const __m128i *)(const void *)c); }
-static inline __m128i load4(const uint8_t *c)
+static inline VT cmask8(const uint8_t *c)
 {
-    int32_t v;
-    memcpy(&v, c, 4);
-    return _mm_cvtsi32_si128(v);
+    return _mm256_cmpeq_epi8(_mm256_loadu_si256(CVP(c)), vzero());
 }
-static inline VT cmask8(const uint8_t *c) { return _mm256_cmpeq_epi8(vloadu((const char *)c), vzero()); }
-static inline VT cmask16(const uint8_t *c) { return _mm256_cmpeq_epi16(_mm256_cvtepu8_epi16(load16(c)), vzero()); }
-static inline VT cmask32(const uint8_t *c) { return _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(load8(c)), vzero()); }
-static inline VT cmask64(const uint8_t *c) { return _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(load4(c)), vzero()); }
+static inline VT cmask16(const uint8_t *c)
+{
+    return _mm256_cmpeq_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(CXP(c))),
+                              vzero());
+}
+static inline VT cmask32(const uint8_t *c)
+{
+    return _mm256_cmpeq_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(CXP(c))),
+                              vzero());
+}
+static inline VT cmask64(const uint8_t *c)
+{
+    return _mm256_cmpeq_epi64(
+        _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(opt_rd32(c))), vzero());
+}
 
 static inline VT pick(VT z, VT t, VT e) { return _mm256_blendv_epi8(t, e, z); }
 static inline VT vpick8(VT z, VT t, VT e) { return pick(z, t, e); }
@@ -46,8 +54,8 @@ static inline VT vpick32(VT z, VT t, VT e) { return pick(z, t, e); }
 static inline VT vpick64(VT z, VT t, VT e) { return pick(z, t, e); }
 
 static inline VT vsplat8(const char *p) { return _mm256_set1_epi8(*p); }
-static inline VT vsplat16(const char *p) { int16_t v; memcpy(&v, p, 2); return _mm256_set1_epi16(v); }
-static inline VT vsplat32(const char *p) { int32_t v; memcpy(&v, p, 4); return _mm256_set1_epi32(v); }
-static inline VT vsplat64(const char *p) { int64_t v; memcpy(&v, p, 8); return _mm256_set1_epi64x(v); }
+static inline VT vsplat16(const char *p) { return _mm256_set1_epi16(opt_rd16(p)); }
+static inline VT vsplat32(const char *p) { return _mm256_set1_epi32(opt_rd32(p)); }
+static inline VT vsplat64(const char *p) { return _mm256_set1_epi64x(opt_rd64(p)); }
 
 #include "opt_vloop.h"

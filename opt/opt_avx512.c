@@ -9,8 +9,6 @@
 #endif
 
 #include <immintrin.h>
-#include <stdint.h>
-#include <string.h>
 
 #include "opt_kernels.h"
 
@@ -19,9 +17,11 @@
 #define VBYTES 64
 typedef __m512i VT;
 
+#define CXP(p) ((const __m128i *)(const void *)(p))
+
 static inline VT vzero(void) { return _mm512_setzero_si512(); }
-static inline VT vloadu(const char *p) { return _mm512_loadu_si512((const void *)p); }
-static inline void vstoreu(char *p, VT v) { _mm512_storeu_si512((void *)p, v); }
+static inline VT vloadu(const char *p) { return _mm512_loadu_si512(p); }
+static inline void vstoreu(char *p, VT v) { _mm512_storeu_si512(p, v); }
 static inline void vstream(char *p, VT v) { _mm512_stream_si512((void *)p, v); }
 
 /* One mask bit per lane: 64 lanes of 8 bits, 32 of 16, 16 of 32, 8 of 64. */
@@ -32,7 +32,7 @@ typedef __mmask8 mask64_t;
 
 static inline mask8_t cmask8(const uint8_t *c)
 {
-    VT v = _mm512_loadu_si512((const void *)c);
+    VT v = _mm512_loadu_si512(c);
     return _mm512_test_epi8_mask(v, v);
 }
 static inline mask16_t cmask16(const uint8_t *c)
@@ -42,25 +42,37 @@ static inline mask16_t cmask16(const uint8_t *c)
 }
 static inline mask32_t cmask32(const uint8_t *c)
 {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)c);
+    __m128i v = _mm_loadu_si128(CXP(c));
     return _mm_test_epi8_mask(v, v);
 }
 static inline mask64_t cmask64(const uint8_t *c)
 {
-    __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)c);
+    __m128i v = _mm_loadl_epi64(CXP(c));
     return (mask64_t)_mm_test_epi8_mask(v, v);
 }
 
 /* mask_blend(k, a, b) takes b where k is set. */
-static inline VT vpick8(mask8_t m, VT t, VT e) { return _mm512_mask_blend_epi8(m, e, t); }
-static inline VT vpick16(mask16_t m, VT t, VT e) { return _mm512_mask_blend_epi16(m, e, t); }
-static inline VT vpick32(mask32_t m, VT t, VT e) { return _mm512_mask_blend_epi32(m, e, t); }
-static inline VT vpick64(mask64_t m, VT t, VT e) { return _mm512_mask_blend_epi64(m, e, t); }
+static inline VT vpick8(mask8_t m, VT t, VT e)
+{
+    return _mm512_mask_blend_epi8(m, e, t);
+}
+static inline VT vpick16(mask16_t m, VT t, VT e)
+{
+    return _mm512_mask_blend_epi16(m, e, t);
+}
+static inline VT vpick32(mask32_t m, VT t, VT e)
+{
+    return _mm512_mask_blend_epi32(m, e, t);
+}
+static inline VT vpick64(mask64_t m, VT t, VT e)
+{
+    return _mm512_mask_blend_epi64(m, e, t);
+}
 
 static inline VT vsplat8(const char *p) { return _mm512_set1_epi8(*p); }
-static inline VT vsplat16(const char *p) { int16_t v; memcpy(&v, p, 2); return _mm512_set1_epi16(v); }
-static inline VT vsplat32(const char *p) { int32_t v; memcpy(&v, p, 4); return _mm512_set1_epi32(v); }
-static inline VT vsplat64(const char *p) { int64_t v; memcpy(&v, p, 8); return _mm512_set1_epi64(v); }
+static inline VT vsplat16(const char *p) { return _mm512_set1_epi16(opt_rd16(p)); }
+static inline VT vsplat32(const char *p) { return _mm512_set1_epi32(opt_rd32(p)); }
+static inline VT vsplat64(const char *p) { return _mm512_set1_epi64(opt_rd64(p)); }
 
 /* Partial vectors (k < lanes elements): the cond load is masked too, so a
  * row never reads past its last cond byte. */
@@ -85,9 +97,18 @@ static inline VT vsplat64(const char *p) { int64_t v; memcpy(&v, p, 8); return _
 static inline mask8_t ctest8(VT v) { return _mm512_test_epi8_mask(v, v); }
 static inline mask16_t ctest16(__m256i v) { return _mm256_test_epi8_mask(v, v); }
 static inline mask32_t ctest32(__m128i v) { return _mm_test_epi8_mask(v, v); }
-static inline __m256i cload16(mask16_t k, const uint8_t *c) { return _mm256_maskz_loadu_epi8(k, c); }
-static inline __m128i cload32(mask32_t k, const uint8_t *c) { return _mm_maskz_loadu_epi8(k, c); }
-static inline __m128i cload64(mask64_t k, const uint8_t *c) { return _mm_maskz_loadu_epi8(k, c); }
+static inline __m256i cload16(mask16_t k, const uint8_t *c)
+{
+    return _mm256_maskz_loadu_epi8(k, c);
+}
+static inline __m128i cload32(mask32_t k, const uint8_t *c)
+{
+    return _mm_maskz_loadu_epi8(k, c);
+}
+static inline __m128i cload64(mask64_t k, const uint8_t *c)
+{
+    return _mm_maskz_loadu_epi8(k, c);
+}
 
 PART(8, mask8_t, _mm512_maskz_loadu_epi8, ctest8, epi8)
 PART(16, mask16_t, cload16, ctest16, epi16)

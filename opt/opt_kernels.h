@@ -25,9 +25,31 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef void opt_kernel_fn(size_t n, const uint8_t *c, const void *t,
                            const void *e, void *d, int nt);
+
+/* An element's bits from any address (no alignment is promised), for
+ * the splats of the ISA files. */
+static inline int16_t opt_rd16(const void *p)
+{
+    int16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline int32_t opt_rd32(const void *p)
+{
+    int32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline int64_t opt_rd64(const void *p)
+{
+    int64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
 
 /* Orders the non-temporal stores of earlier kernel calls before any later
  * store (sfence): due before the results are handed to another thread or
