@@ -38,7 +38,7 @@ const sel_impl *H_FZ_UNDER_TEST(void);
 #endif
 
 #define CAP_ELEMS ((int64_t)1 << 20)
-#define CAP_BYTES ((int64_t)8 << 20)
+#define CAP_BYTES ((int64_t)2 << 20) /* threads: via H_FZ_CONFIG bit 4 */
 
 enum { C, T, E, D, NT = H_FZ_NT }; /* cond, then, else, dst */
 static const char *const tname[NT] = {"cond", "then", "else", "dst"};

@@ -17,7 +17,7 @@ cp harness/fuzz_corpus/* "$work"/ && rm -f "$work"/README.md
 
 # A fixed seed: the same run on the same machine explores the same inputs.
 # -timeout: one input may not take 10 s; -rss_limit_mb: the target caps
-# its buffers at 8 MiB each, so more than this is a leak.
+# its buffers at 2 MiB each, so more than this is a leak.
 start=$(date +%s)
 "$bin" -seed=1 -max_total_time="$secs" -max_len=512 -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/" \
