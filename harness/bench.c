@@ -458,9 +458,11 @@ int main(int argc, char **argv)
     printf("# bench: %s; opt %s, yardstick %s; threads online %d; parallel >= %zu KiB, "
            "streams above %zu MiB of footprint\n", model, opt_isa_name(opt_isa_active()),
            h_stream_isa(), opt_threads(), tu.parallel_min >> 10, tu.nt_min >> 20);
-    printf("# median over interleaved rounds; GB/s = (bytes read + written, broadcast "
-           "inputs once) / time; ratio = GB/s / yardstick GB/s at the same thread count; "
-           "ref only up to %lld output elements, timed in rounds of its own\n", (long long)ref_max);
+    printf("# %s over interleaved rounds; GB/s = (bytes read + written, broadcast inputs "
+           "once) / time;\n# stream = the yardstick at the same thread count; ratio = median "
+           "over rounds of yardstick time / impl time\n# (slow runners: GB/s over stream "
+           "GB/s); ref only up to %lld output elements, timed in rounds of its own\n",
+           use_min ? "fastest" : "median", (long long)ref_max);
     printf("%-18s %-10s %3s %12s %8s %8s %6s\n", "workload", "impl", "thr", "median",
            "GB/s", "stream", "ratio");
     if (csv)

@@ -65,13 +65,14 @@ $(O)/difftest: harness/difftest.c $(O)/libselect_opt.a $(O)/libselect_ref.a $(OP
 
 ALL += $(O)/difftest
 DIFF_SEED ?= 1
+DIFF_COUNT ?= $(if $(SAN),2000,10000)
 .PHONY: check-opt-diff check-opt-diff-long
 CHECK += check-opt-diff
 CHECK_LONG += check-opt-diff-long
 
 check-opt-diff: $(O)/difftest
-	$(O)/difftest --seed $(DIFF_SEED) --count 3000
-	$(O)/difftest --seed $(DIFF_SEED) --first 3000 --count 1000 --threads 3 --jobs 3
+	$(O)/difftest --seed $(DIFF_SEED) --count $(DIFF_COUNT)
+	$(O)/difftest --seed $(DIFF_SEED) --first $(DIFF_COUNT) --count 2000 --threads 3 --jobs 3
 
 check-opt-diff-long: $(O)/difftest
 	$(O)/difftest --seed $(DIFF_SEED) --first 100000 --count 100000
