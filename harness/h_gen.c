@@ -17,13 +17,32 @@ uint64_t h_rng_next(h_rng *r)
     return z ^ (z >> 31);
 }
 
+#define FNV_PRIME 0x100000001b3ull
+
+uint64_t h_digest(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t i = 0;
+    int k;
+
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = 0;
+        for (k = 7; k >= 0; k--) /* little-endian on any host */
+            w = w << 8 | b[i + (size_t)k];
+        h = (h ^ w) * FNV_PRIME;
+    }
+    for (; i < n; i++)
+        h = (h ^ b[i]) * FNV_PRIME;
+    return h;
+}
+
 h_rng h_rng_for(const char *address, uint64_t seed, unsigned salt)
 {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a of the address */
+    uint64_t h = H_FNV_INIT; /* FNV-1a of the address */
     h_rng r;
 
     for (; *address; address++)
-        h = (h ^ (unsigned char)*address) * 0x100000001b3ull;
+        h = (h ^ (unsigned char)*address) * FNV_PRIME;
     r.s = h ^ (seed * 0x2545f4914f6cdd1dull) ^ ((uint64_t)salt << 56);
     h_rng_next(&r);
     return r;

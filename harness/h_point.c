@@ -316,6 +316,9 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
         size_tensor(&pt->t[k], k == 0 ? SEL_DT_BOOLEAN : dtype);
         pt->data[k] = gen_input(pt, k, c);
     }
+    pt->digest = H_FNV_INIT;
+    for (k = 0; k < 3; k++)
+        pt->digest = h_digest(pt->digest, pt->data[k], pt->t[k].bytes);
 
     /* The shape: the oracle's infer, then dst as the case describes it. */
     pt->t[H_T_DST].dtype = c->has_dst_dtype ? c->dst_dtype : dtype;

@@ -133,9 +133,9 @@ static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
     h_verdict v;
     h_jres res;
 
-    snprintf(desc, sizeof desc, "%s %s [%s %s] seed=%llu", pt->addr,
-             pt->desc, pt->prof->name, h_worker_name(w->w[i]),
-             (unsigned long long)pt->seed);
+    snprintf(desc, sizeof desc, "%s %s [%s %s] seed=%llu digest=%016llx",
+             pt->addr, pt->desc, pt->prof->name, h_worker_name(w->w[i]),
+             (unsigned long long)pt->seed, (unsigned long long)pt->digest);
     if (!h_judge_point(pt, &v)) {
         uint8_t *arena = h_worker_arena(w->w[i], h_layout_need(pt, o->fast));
         h_layout_build(&L, pt, arena, o->fast);

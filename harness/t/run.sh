@@ -36,7 +36,7 @@ for S in "$O/selcheck" "$O/selcheck-jit"; do
     plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/out")
     lines=$(grep -c '^ok ' "$tmp/out")
     [ -n "$plan" ] && [ "$plan" = "$lines" ] || fail "$n good: plan $plan, $lines ok lines"
-    has '^ok [0-9]* - good:example_3x2\[i8\] 3x2:3x2:3x2 numpy \[openvino reference\] seed=1$' "$n good"
+    has '^ok [0-9]* - good:example_3x2\[i8\] 3x2:3x2:3x2 numpy \[openvino reference\] seed=1 digest=[0-9a-f]\{16\}$' "$n good"
 
     # 1: script errors are failing lines with file:line, the rest runs.
     expect_rc 1 "$n script errors" "$S" --impl "$REF" "$T/bad_syntax.lua" \
