@@ -51,6 +51,9 @@ int64_t ref_count(const ref_shape *s)
     int64_t n = 1;
     int32_t i;
     for (i = 0; i < s->rank; i++)
+        if (s->dims[i] == 0)
+            return 0; /* before multiplying: {2^62, 2, 0} must not overflow */
+    for (i = 0; i < s->rank; i++)
         n *= s->dims[i];
     return n;
 }

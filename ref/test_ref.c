@@ -242,6 +242,14 @@ static void check_arguments(void)
         sel_tensor zd = {SEL_DT_F32, 2, z, NULL};
         ok(r->execute(&zc, &zx, &zx, b, &zd) == SEL_OK, "IO-ZERO-1 NULL data, 0 elements");
     }
+    {
+        /* SHAPE-OVF-1: a 0 dim after huge ones; no intermediate overflow
+         * (built with -fsanitize=undefined in check-asan) */
+        int64_t z[3] = {INT64_C(4611686018427387904), 2, 0};
+        sel_tensor zc = {SEL_DT_BOOLEAN, 3, z, NULL}, zx = {SEL_DT_F32, 3, z, NULL};
+        sel_tensor zd = {SEL_DT_F32, 3, z, NULL};
+        ok(r->execute(&zc, &zx, &zx, b, &zd) == SEL_OK, "SHAPE-OVF-1 2^62 x 2 x 0 is 0 elements");
+    }
 }
 
 /* The 3x2 example of seeds 002 and 004, with its literal output, in f32
