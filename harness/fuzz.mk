@@ -4,7 +4,7 @@
 # fuzz_repro, the same target without libFuzzer, for replaying one input.
 
 FUZZ_CC   ?= clang
-FUZZ_TIME ?= 25
+FUZZ_TIME ?= 20
 FUZZ_LONG_TIME ?= 300
 FUZZ_DIR  := $(O)/fuzz
 FUZZ_CORPUS := harness/fuzz_corpus

@@ -129,7 +129,7 @@ void h_fz_decode(fz *c, const uint8_t *data, size_t size)
     }
     for (k = C; k <= E; k++)
         decode_tensor(c, &r, k);
-    c->tail = data + r.i;
+    c->tail = size ? data + r.i : data; /* no arithmetic on a NULL */
     c->ntail = size - r.i;
     c->seed = 0xcbf29ce484222325u; /* FNV-1a of the whole input */
     for (i = 0; i < size; i++)
@@ -146,10 +146,13 @@ static void put_shape(FILE *f, int32_t rank, const int64_t *dims, int n)
     else if (!dims)
         fprintf(f, "rank%d(dims NULL)", (int)rank);
     else {
-        if (rank < 0 || rank > SEL_MAX_RANK)
-            fprintf(f, "rank%d:", (int)rank);
+        const int odd = rank < 0 || rank > SEL_MAX_RANK;
+        if (odd) /* rank<r>{the dims decoded for it} */
+            fprintf(f, "rank%d{", (int)rank);
         for (i = 0; i < n; i++)
             fprintf(f, "%s%lld", i ? "x" : "", (long long)dims[i]);
+        if (odd)
+            fputc('}', f);
     }
 }
 
