@@ -5,7 +5,7 @@
 
 H_CORE := h_case h_dtype h_gen h_point h_layout h_worker h_wproc h_judge \
           h_tap h_run h_main
-H_FRONT := h_lua h_lua_read h_lua_case
+H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
 H_LUAJIT_OBJ := $(H_FRONT:%=$(O)/harness/luajit/%.o)
@@ -27,7 +27,14 @@ $(O)/harness/lua54/%.o: harness/%.c $(H_HDR)
 
 $(O)/harness/luajit/%.o: harness/%.c $(H_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(H_LUAJIT_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(H_LUAJIT_CFLAGS) -I$(O)/harness -c $< -o $@
+
+# selcheck-jit's buffer objects are Lua (h_lua_jit.lua), embedded as a C
+# string: each line quoted, backslashes and quotes escaped.
+$(O)/harness/h_lua_jit.inc: harness/h_lua_jit.lua
+	@mkdir -p $(@D)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(O)/harness/luajit/h_lua_buf.o: $(O)/harness/h_lua_jit.inc
 
 # h_sleef.o (SLEEF operands, the "sleef:<fn>" value classes) is built by
 # harness/ffi.mk.
@@ -69,6 +76,13 @@ CHECK += check-harness check-harness-dtype check-harness-misbehave \
 check-harness-dtype: $(O)/harness/t/dtype_test
 	@$(O)/harness/t/dtype_test
 
+# Fill and check functions: the buffer API on every dtype, misuse
+# messages, a runaway fill; the same TAP from both front ends.
+.PHONY: check-harness-custom
+CHECK += check-harness-custom
+check-harness-custom: $(O)/selcheck $(O)/selcheck-jit $(O)/libselect_ref.so
+	@sh harness/t/custom.sh $(O)
+
 # Exit codes, script errors, --list/--only, guard pages: harness/t/run.sh.
 check-harness: $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(O)/libselect_ref.so
 	@sh harness/t/run.sh $(O)
@@ -105,6 +119,7 @@ CHECK += check-harness-asan check-harness-tsan
 check-harness-asan:
 	@$(MAKE) --no-print-directory -s O=$(O)/asan SAN=asan $(H_SAN_BUILD:%=$(O)/asan/%)
 	@sh harness/t/run.sh $(O)/asan
+	@sh harness/t/custom.sh $(O)/asan >/dev/null
 	@sh harness/t/misbehave.sh $(O)/asan >/dev/null
 	@$(O)/asan/selcheck --fast --profile all --impl $(O)/asan/libselect_ref.so \
 	    --skip 'large:*' >$(O)/asan/suite.tap 2>$(O)/asan/suite.err || \

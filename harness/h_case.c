@@ -237,7 +237,7 @@ int h_rule_known(const h_suite *s, const char *id)
     return 0;
 }
 
-static int cites(const h_case *c, const char *rule)
+int h_case_cites(const h_case *c, const char *rule)
 {
     int i;
     for (i = 0; i < c->nrules; i++)
@@ -289,11 +289,11 @@ void h_case_check(h_suite *s, h_case *c, const h_profiles *p,
         check_count(c, "cond data", c->cond_lit.n, &c->shape[0]);
         for (i = 0; i < c->cond_lit.n; i++)
             wide |= c->cond_lit.v[i].bits > 1;
-        if (wide && !cites(c, "COND-NZ-1"))
+        if (wide && !h_case_cites(c, "COND-NZ-1"))
             h_case_fail(c, "cond bytes other than 0 and 1 need rule "
                         "COND-NZ-1");
     }
-    if (c->cond == H_C_BYTES && !cites(c, "COND-NZ-1"))
+    if (c->cond == H_C_BYTES && !h_case_cites(c, "COND-NZ-1"))
         h_case_fail(c, "cond = \"bytes\" needs rule COND-NZ-1");
     for (k = 0; k < 2; k++)
         if (c->val[k].cls == H_V_LITERAL)

@@ -97,6 +97,12 @@ typedef struct h_case {
     int has_override[3];
     int32_t override_dt[3];
     int concurrent;
+    /* fill = {cond=, x=, y=} and check: functions of the script, as
+     * handles of the front end that runs them (h_front.h); 0: none.
+     * front: the file's interpreter, kept open while its cases run. */
+    void *front;
+    int fill[3];             /* H_T_COND, H_T_X, H_T_Y */
+    int check;
     char *error; /* set: this entry is a script error, "file:line: msg" */
 } h_case;
 
@@ -141,6 +147,7 @@ int64_t *h_dims_new(const h_shape *s);
 void h_case_check(h_suite *s, h_case *c, const h_profiles *p,
                   size_t first_of_file);
 int h_case_is_ext(const h_profiles *p, const char *rule);
+int h_case_cites(const h_case *c, const char *rule);
 int h_profile_has_ext(const h_profile *p, const char *rule);
 int h_load_rules(const char *md_path, h_suite *s, char *err, size_t n);
 int h_rule_known(const h_suite *s, const char *id);

@@ -20,4 +20,25 @@ int h_front_profiles(const char *path, h_profiles *out, char *err, size_t n);
 int h_front_run_file(const char *path, const char *stem, h_suite *s,
                      const h_profiles *p, int time_limit);
 
+/* A tensor as a case's fill or check function sees it: n elements of
+ * dtype at data (cases/README.md, "Custom data"). */
+typedef struct h_fbuf {
+    void *data;
+    size_t n;
+    int32_t dtype;
+    const h_shape *shape;
+} h_fbuf;
+
+/* Runs the case's fill function for input k (H_T_COND, H_T_X, H_T_Y) on
+ * b[k], the other inputs read-only; dtype: the test's then/else dtype;
+ * seed: for t.rand.  0, or -1 with the script's message in err. */
+int h_front_fill(const h_case *c, int k, h_fbuf b[3], int32_t dtype,
+                 uint64_t seed, char *err, size_t n);
+
+/* Runs the case's check on dst b[3], the inputs b[0..2] read-only: 1 when
+ * it returns true, 0 when false (its message in msg), -1 on an error (the
+ * message in msg). */
+int h_front_check(const h_case *c, h_fbuf b[4], int32_t dtype,
+                  uint64_t seed, char *msg, size_t n);
+
 #endif

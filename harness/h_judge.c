@@ -56,6 +56,9 @@ int h_judge_point(const h_point *pt, h_verdict *v)
     } else if (pt->litmsg[0]) {
         set(v, H_FAIL, "the reference disagrees with the case's expect: %s",
             pt->litmsg, "", "");
+    } else if (pt->checkmsg[0]) {
+        set(v, H_FAIL, "the case's check fails on the reference's output: %s",
+            pt->checkmsg, "", "");
     } else {
         return 0;
     }

@@ -2,10 +2,13 @@
  * registration, the profile loader.  The same file builds selcheck (Lua
  * 5.4) and selcheck-jit (LuaJIT); h_lua.h holds the few differences.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "h_dtype.h"
 #include "h_front.h"
@@ -127,14 +130,20 @@ static lua_State *sandbox(int time_limit)
         fprintf(stderr, "selcheck: cannot create a Lua state\n");
         exit(2);
     }
-#if H_LUAJIT
-    /* Hooks do not run inside compiled traces; scripts are small. */
-    luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
-#endif
     open_lib(L, "_G", luaopen_base);
     open_lib(L, LUA_STRLIBNAME, luaopen_string);
     open_lib(L, LUA_TABLIBNAME, luaopen_table);
     open_lib(L, LUA_MATHLIBNAME, luaopen_math);
+#if H_LUAJIT
+    /* Opening the jit library is what sets the compiler up (CPU features,
+     * optimisations); fill and check functions run compiled (h_lua_call).
+     * The script loads with it off: hooks do not run inside compiled
+     * traces, and the top level of a script is small.  Scripts do not
+     * get the jit table. */
+    open_lib(L, LUA_JITLIBNAME, luaopen_jit);
+    set_nil(L, NULL, "jit");
+    luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
+#endif
     for (i = 0; gone[i]; i++)
         set_nil(L, NULL, gone[i]);
     set_nil(L, "math", "random");
@@ -147,6 +156,85 @@ static lua_State *sandbox(int time_limit)
     limit_s = time_limit;
     lua_sethook(L, l_hook, LUA_MASKCOUNT, 1 << 20);
     return L;
+}
+
+h_lua_ctx *h_lua_loading;
+
+/* Fill and check functions get the limit of the script that made them. */
+static int call_limit = 60;
+
+#if H_LUAJIT
+/* Under LuaJIT the functions run compiled, where no hook is ever looked
+ * at: a timer sets one at the deadline, which stops interpreted code;
+ * if a compiled loop is still running two seconds later, the only clean
+ * way out is TAP's "Bail out!" (stdout is flushed before each test). */
+static lua_State *volatile calling;
+static volatile sig_atomic_t alarms;
+static char bail[900];
+static size_t bail_len;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    if (alarms++ == 0 && calling) {
+        lua_sethook(calling, l_hook, LUA_MASKCOUNT, 1);
+        return;
+    }
+    if (write(1, bail, bail_len) < 0 || write(2, bail + 10, bail_len - 10) < 0)
+        sig = 0;
+    _exit(2);
+}
+
+static void set_timer(int seconds, int interval)
+{
+    struct itimerval it;
+
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = seconds;
+    it.it_interval.tv_sec = interval;
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+#endif
+
+int h_lua_call(lua_State *L, int nargs, int nresults, const char *what)
+{
+    int st;
+
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += call_limit;
+    limit_s = call_limit;
+#if H_LUAJIT
+    {
+        static int installed;
+        int n = snprintf(bail, sizeof bail, "Bail out! selcheck: %s ran "
+                         "past its time limit (%d s) in compiled code\n",
+                         what, call_limit);
+        bail_len = n < 0 ? 0 : (size_t)n < sizeof bail ? (size_t)n
+                                                        : sizeof bail - 1;
+        if (!installed) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_alarm;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGALRM, &sa, NULL);
+            installed = 1;
+        }
+    }
+    lua_sethook(L, NULL, 0, 0);
+    luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
+    alarms = 0;
+    calling = L;
+    set_timer(call_limit, 2);
+#else
+    (void)what;
+#endif
+    st = lua_pcall(L, nargs, nresults, 0);
+#if H_LUAJIT
+    set_timer(0, 0);
+    calling = NULL;
+    lua_sethook(L, NULL, 0, 0);
+#endif
+    return st;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -215,11 +303,15 @@ int h_front_run_file(const char *path, const char *stem, h_suite *s,
         return -1;
     }
     fclose(f);
+    h_lua_buf_open(L);
+    call_limit = time_limit;
+    memset(&ctx, 0, sizeof ctx);
     ctx.suite = s;
     ctx.profiles = p;
     ctx.file = path;
     ctx.stem = stem;
     ctx.first = s->n;
+    h_lua_loading = &ctx;
     lua_pushlightuserdata(L, &ctx);
     lua_pushcclosure(L, h_lua_case, 1);
     lua_setglobal(L, "case");
@@ -228,7 +320,9 @@ int h_front_run_file(const char *path, const char *stem, h_suite *s,
         /* Lua names the chunk "path:line:"; keep that as the address. */
         h_suite_error(s, path, stem, "%s", msg);
     }
-    lua_close(L);
+    h_lua_loading = NULL;
+    if (!ctx.keep) /* else the file's cases call into it (h_lua_fill.c) */
+        lua_close(L);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <lualib.h>
 
 #include "h_case.h"
+#include "h_front.h"
 
 #if LUA_VERSION_NUM < 502
 #define H_LUAJIT 1
@@ -27,10 +28,35 @@ typedef struct h_lua_ctx {
     const h_profiles *profiles;
     const char *file, *stem;
     size_t first; /* index of the file's first entry in the suite */
+    int keep;     /* a case holds a function: the state stays open */
 } h_lua_ctx;
 
-/* The case{} function: reads its table into a new suite entry. */
+/* The case{} function: reads its table into a new suite entry.  Only
+ * while its script loads (h_lua_loading is its context): a fill or check
+ * function that calls it gets an error. */
 int h_lua_case(lua_State *L);
+extern h_lua_ctx *h_lua_loading;
+
+/* h_lua.c: calls the function below nargs arguments on the stack under
+ * the script time limit, as lua_pcall does (status; the results or the
+ * message on the stack).  what ("fill.x of file:id[dtype] (file:line)")
+ * names it if it hangs in code a hook cannot stop (LuaJIT's compiled
+ * loops): then selcheck bails out. */
+int h_lua_call(lua_State *L, int nargs, int nresults, const char *what);
+
+/* h_lua_buf.c: the buffer objects of fill and check functions.  open:
+ * once per state, before the script runs; push: a buffer over b named
+ * by slot (H_T_*); close: every buffer pushed since stops working (a
+ * script that kept one gets an error, not freed memory); rand: pushes
+ * t.rand seeded with seed. */
+void h_lua_buf_open(lua_State *L);
+void h_lua_buf_push(lua_State *L, const h_fbuf *b, int slot, int writable);
+void h_lua_buf_close(lua_State *L);
+void h_lua_rand_push(lua_State *L, uint64_t seed);
+
+/* h_lua_fill.c: the fill and check fields of case{}. */
+int h_lua_get_fill(lua_State *L, int idx, h_case *c, h_lua_ctx *x);
+int h_lua_get_check(lua_State *L, int idx, h_case *c, h_lua_ctx *x);
 
 /* h_lua_read.c: readers of the value at stack index idx (absolute).  Each
  * returns 0, or -1 after h_case_fail(c, ...) naming `what`. */

@@ -13,9 +13,9 @@
 #include "h_sleef.h"
 
 static const char *const case_fields[] = {
-    "alias", "axis", "btype", "concurrent", "cond", "dst", "dtype_override",
-    "dtypes", "expect", "id", "mode", "null", "offset", "profiles", "rules",
-    "shapes", "values", NULL};
+    "alias", "axis", "btype", "check", "concurrent", "cond", "dst",
+    "dtype_override", "dtypes", "expect", "fill", "id", "mode", "null",
+    "offset", "profiles", "rules", "shapes", "values", NULL};
 
 static int get_dtypes(lua_State *L, int idx, h_case *c)
 {
@@ -345,7 +345,8 @@ static void read_alias(lua_State *L, h_case *c)
 
 /* Each field: check its Lua type, then read it.  Every branch leaves the
  * field's value on the stack for the pop that follows it. */
-static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p)
+static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p,
+                        h_lua_ctx *x)
 {
     char err[100];
     int64_t v;
@@ -419,6 +420,12 @@ static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p)
         c->concurrent = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
+    if (field(L, t, "fill"))
+        h_lua_get_fill(L, top + 1, c, x);
+    lua_pop(L, 1);
+    if (field(L, t, "check"))
+        h_lua_get_check(L, top + 1, c, x);
+    lua_pop(L, 1);
 }
 
 int h_lua_case(lua_State *L)
@@ -428,6 +435,9 @@ int h_lua_case(lua_State *L)
     int line = 0;
     h_case *c;
 
+    if (x != h_lua_loading)
+        return luaL_error(L, "case{} belongs at the top of the script, not "
+                          "inside a fill or check function");
     if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
         line = ar.currentline;
     c = h_suite_add(x->suite, x->file, x->stem, line);
@@ -438,7 +448,7 @@ int h_lua_case(lua_State *L)
     }
     lua_settop(L, 1);
     if (h_lua_keys(L, 1, case_fields, "case{}", c) == 0)
-        read_fields(L, 1, c, x->profiles);
+        read_fields(L, 1, c, x->profiles, x);
     if (!c->error)
         h_case_check(x->suite, c, x->profiles, x->first);
     return 0;

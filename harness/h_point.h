@@ -48,6 +48,7 @@ typedef struct h_point {
     uint64_t digest;       /* h_digest of the cond, then, else bytes */
     char error[700];       /* set: the point cannot run (script error) */
     char litmsg[400];      /* set: the oracle disagrees with the case */
+    char checkmsg[400];    /* set: the case's check fails on the oracle */
 } h_point;
 
 /* The dtypes a case expands to under a profile (in sel_dtype order), or
