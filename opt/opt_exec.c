@@ -4,8 +4,8 @@
  * Any range [begin, end) of flat output indices can run on its own, so a
  * chunk is just a range; chunks are whole multiples of 64 elements, so
  * threads meet at most on one cache line of dst.  The small-call path
- * (below opt_parallel_min_bytes) calls run_range directly: no allocation,
- * no other thread, no atomics beyond the dispatch load.
+ * (below the parallel threshold) runs on the caller: no allocation,
+ * no other thread, no atomic beyond the loads of the settings.
  */
 #include <pthread.h>
 #include <stdatomic.h>
