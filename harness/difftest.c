@@ -430,9 +430,10 @@ static int check_case(uint64_t idx, const cfg *cfgs, int ncfg, int verbose)
                 const int isa = cfgs ? cfgs[i].isa : opt_isa_active();
                 const int th = cfgs ? cfgs[i].threads : opt_threads();
                 fprintf(stderr, "difftest: FAIL case %llu [%s t%d]: %s\n  case: %s\n"
-                        "  repro: %s --seed %llu --case %llu --isa %s --threads %d\n",
+                        "  repro: %s --seed %llu --case %llu --isa %s --threads %d%s\n",
                         (unsigned long long)idx, opt_isa_name(isa), th, msg, desc, self,
-                        (unsigned long long)seed, (unsigned long long)idx, opt_isa_name(isa), th);
+                        (unsigned long long)seed, (unsigned long long)idx, opt_isa_name(isa), th,
+                        cfgs ? "" : " --jobs 2 (it failed among concurrent callers)");
             }
         }
         pthread_mutex_unlock(&lock);
