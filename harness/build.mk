@@ -3,7 +3,7 @@
 # interpreter.  Also the harness's self-tests and the whole suite under
 # prove against the reference with both front ends.
 
-H_CORE := h_case h_dtype h_gen h_point h_layout h_worker h_wproc h_judge \
+H_CORE := h_case h_dtype h_gen h_point h_point_fn h_layout h_worker h_wproc h_judge \
           h_tap h_run h_main
 H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "h_dtype.h"
-#include "h_front.h"
 #include "h_gen.h"
 #include "h_point.h"
 #include "h_sleef.h"
@@ -76,7 +75,7 @@ static int first_status(int a, int b, int early)
     return h_status_rank(b, early) < h_status_rank(a, early) ? b : a;
 }
 
-static void fail(h_point *pt, const char *what, const char *msg)
+void h_point_fail(h_point *pt, const char *what, const char *msg)
 {
     if (!pt->error[0])
         snprintf(pt->error, sizeof pt->error, "%s:%d: %s[%s] %s: %s",
@@ -114,7 +113,7 @@ static uint8_t *gen_input(h_point *pt, int k, const h_case *c)
     if (k > 0 && c->val[k - 1].cls == H_V_SLEEF) {
         if (h_sleef_fill(c->val[k - 1].fn, gd, buf, (int64_t)n,
                          h_rng_next(&r)) != 0)
-            fail(pt, k == 1 ? "then (x) data" : "else (y) data",
+            h_point_fail(pt, k == 1 ? "then (x) data" : "else (y) data",
                  "sleef values exist for f64, f32, f16 and bf16 only");
         return buf;
     }
@@ -124,85 +123,17 @@ static uint8_t *gen_input(h_point *pt, int k, const h_case *c)
     }
     if (lit->n != n) {
         snprintf(err, sizeof err, "%zu literal elements for %zu", lit->n, n);
-        fail(pt, k == 0 ? "cond" : k == 1 ? "then (x) data" : "else (y) data",
+        h_point_fail(pt, k == 0 ? "cond" : k == 1 ? "then (x) data" : "else (y) data",
              err);
         return buf;
     }
     for (i = 0; i < n; i++) {
         uint64_t v = lit->v[i].bits;
         if (k > 0 && h_lit_bits(gd, &lit->v[i], &v, err, sizeof err))
-            fail(pt, k == 1 ? "then (x) data" : "else (y) data", err);
+            h_point_fail(pt, k == 1 ? "then (x) data" : "else (y) data", err);
         h_store(buf + i * es, es, v);
     }
     return buf;
-}
-
-/* A tensor for the case's fill or check: its bytes read as its own dtype
- * (cond as boolean unless overridden; an unknown dtype as the test's). */
-static h_fbuf fbuf(const h_point *pt, int k, void *data)
-{
-    h_fbuf b;
-
-    b.dtype = sel_dtype_size(pt->t[k].dtype) ? pt->t[k].dtype
-            : k == H_T_COND ? SEL_DT_BOOLEAN : pt->dtype;
-    b.data = data;
-    b.n = pt->t[k].bytes / sel_dtype_size(b.dtype);
-    b.shape = &pt->t[k].shape;
-    return b;
-}
-
-/* The case's fill functions, then, else, cond in that order, each seeing
- * the inputs as they are by then (cases/README.md). */
-static void custom_fill(h_point *pt)
-{
-    static const int order[3] = {H_T_X, H_T_Y, H_T_COND};
-    static const char *const what[3] = {"fill.cond", "fill.x", "fill.y"};
-    const h_case *c = pt->c;
-    h_rng r = h_rng_for(pt->addr, pt->seed, 10);
-    char err[500];
-    h_fbuf b[3];
-    size_t i;
-    int j, k;
-
-    for (k = 0; k < 3; k++)
-        b[k] = fbuf(pt, k, pt->data[k]);
-    for (j = 0; j < 3 && !pt->error[0]; j++) {
-        uint64_t seed = h_rng_next(&r);
-        k = order[j];
-        if (c->fill[k] &&
-            h_front_fill(c, k, b, pt->dtype, seed, err, sizeof err) != 0)
-            fail(pt, what[k], err);
-    }
-    if (!c->fill[H_T_COND] || pt->error[0] ||
-        b[H_T_COND].dtype != SEL_DT_BOOLEAN || h_case_cites(c, "COND-NZ-1"))
-        return;
-    for (i = 0; i < b[H_T_COND].n; i++)
-        if (pt->data[H_T_COND][i] > 1) {
-            snprintf(err, sizeof err, "wrote %u at [%zu]: cond bytes other "
-                     "than 0 and 1 need rule COND-NZ-1",
-                     pt->data[H_T_COND][i], i);
-            fail(pt, "fill.cond", err);
-            return;
-        }
-}
-
-/* The case's check on the oracle's output: every implementation must
- * write these bytes, so a property they lack fails each one. */
-static void custom_check(h_point *pt)
-{
-    h_rng r = h_rng_for(pt->addr, pt->seed, 11);
-    char msg[400];
-    h_fbuf b[H_NT];
-    int k;
-
-    for (k = 0; k < 3; k++)
-        b[k] = fbuf(pt, k, pt->data[k]);
-    b[H_T_DST] = fbuf(pt, H_T_DST, pt->exp);
-    k = h_front_check(pt->c, b, pt->dtype, h_rng_next(&r), msg, sizeof msg);
-    if (k < 0)
-        fail(pt, "check", msg);
-    else if (k == 0)
-        snprintf(pt->checkmsg, sizeof pt->checkmsg, "%s", msg);
 }
 
 /* The ABI view of the host tensors, with the case's NULL pointers. */
@@ -321,7 +252,7 @@ static void check_literal(h_point *pt)
             uint64_t want, got = h_load(pt->exp + i * es, es);
             if (h_lit_bits(pt->t[H_T_DST].dtype, &e->data.v[i], &want, err,
                            sizeof err)) {
-                fail(pt, "expect.data", err);
+                h_point_fail(pt, "expect.data", err);
                 return;
             }
             if (want != got) {
@@ -386,7 +317,7 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
         pt->data[k] = gen_input(pt, k, c);
     }
     if (!pt->error[0] && (c->fill[0] || c->fill[1] || c->fill[2]))
-        custom_fill(pt);
+        h_point_fill(pt);
     pt->digest = H_FNV_INIT;
     for (k = 0; k < 3; k++)
         pt->digest = h_digest(pt->digest, pt->data[k], pt->t[k].bytes);
@@ -415,7 +346,7 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     size_tensor(&pt->t[H_T_DST], dtype);
     for (k = 0; k < H_NT && st == SEL_OK; k++)
         if (pt->t[k].dummy)
-            fail(pt, "shape", "too large for the harness (its limit is 256 "
+            h_point_fail(pt, "shape", "too large for the harness (its limit is 256 "
                  "MiB per tensor)");
     pt->ref_infer = pt->exp_infer = st;
     pt->ref_exec = pt->exp_exec = oracle_execute(pt, ref);
@@ -437,7 +368,7 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     if (!pt->error[0])
         check_literal(pt);
     if (!pt->error[0] && !pt->litmsg[0] && pt->valid && pt->exp && c->check)
-        custom_check(pt);
+        h_point_check(pt);
 }
 
 void h_point_free(h_point *pt)

@@ -67,6 +67,15 @@ void h_point_free(h_point *pt);
  * flat is made from (idx[0..2]); 0 or -1. */
 int h_point_locate(const h_point *pt, size_t flat, int64_t idx[3]);
 
+/* Marks the point a script error ("file:line: id[dtype] what: msg"); the
+ * first one wins. */
+void h_point_fail(h_point *pt, const char *what, const char *msg);
+/* h_point_fn.c: the case's fill functions on the generated inputs (a
+ * failure is a script error); its check on the oracle's output (false:
+ * checkmsg). */
+void h_point_fill(h_point *pt);
+void h_point_check(h_point *pt);
+
 /* Rank of a status in the order of ERR-ORDER-1, for picking the first. */
 int h_status_rank(int st, int early_arg);
 
