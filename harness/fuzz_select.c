@@ -314,7 +314,7 @@ static void restore(fz *c)
 
 static void set_opt_config(fz *c)
 {
-    opt_tuning tu = {0, 0, c->cfg & 32 ? 0 : SIZE_MAX};
+    opt_tuning tu = {0, c->cfg & 64 ? 1024 : 0, c->cfg & 32 ? 0 : SIZE_MAX};
 
     for (c->isa = (int)(c->cfg & 3); c->isa > 0; c->isa--)
         if (c->isa < OPT_ISA_COUNT && opt_isa_supported(c->isa))
@@ -422,6 +422,11 @@ static void run(fz *c)
     if (c->nul >= H_FZ_N_COND_DIMS && c->nul <= H_FZ_N_ELSE_DIMS)
         c->t[c->nul - H_FZ_N_COND_DIMS].dims = NULL;
     set_opt_config(c);
+    for (k = 0; k < NT; k++) /* supports(): the same answer, as a truth */
+        if (!ref_impl()->supports(c->dtype[k], c->b.type) !=
+            !H_FZ_UNDER_TEST()->supports(c->dtype[k], c->b.type))
+            fail(c, "supports(%d, %d) differs", (int)c->dtype[k],
+                 (int)c->b.type);
 
     st = infer_both(c, &out_rank, out_dims);
     h_fz_make_dst(c, st, out_rank, out_dims);

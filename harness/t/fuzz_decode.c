@@ -191,7 +191,8 @@ void h_fz_describe(FILE *f, const fz *c)
             : cm < H_FZ_C_ONES ? "any" : cm < H_FZ_C_ZEROS ? "ones"
             : cm < H_FZ_C_RUNS ? "zeros" : "runs",
             opt_isa_name(c->isa), c->threads,
-            c->cfg & 16 ? ",lowered" : "", c->cfg & 32 ? ",nt" : "");
+            c->cfg & 16 ? (c->cfg & 64 ? ",lowered,chunk1k" : ",lowered")
+                        : "", c->cfg & 32 ? ",nt" : "");
 }
 
 /* dst's shape: the inferred one (or then's when infer fails), perturbed

@@ -36,7 +36,8 @@ enum {
     H_FZ_CONFIG,  /* opt only: bits 0-1 ISA level (scalar, sse2, avx2,
                      avx512; the best supported at or below), bits 2-3
                      threads - 1, bit 4 thresholds lowered to 0 so small
-                     calls go to the pool, bit 5 non-temporal stores too */
+                     calls go to the pool, bit 5 non-temporal stores too,
+                     bit 6 (with bit 4) chunks of at least 1 KiB */
     H_FZ_DST,     /* < 200: dst has the inferred shape; else H_FZ_D_* */
     H_FZ_RANK,    /* base rank: b % 9 */
     H_FZ_NHEAD
