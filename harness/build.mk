@@ -83,6 +83,15 @@ CHECK += check-harness-custom
 check-harness-custom: $(O)/selcheck $(O)/selcheck-jit $(O)/libselect_ref.so
 	@sh harness/t/custom.sh $(O)
 
+# The data of the SLEEF and fill-function cases is the same whatever runs
+# it: both front ends, the reference, the optimized backend at every ISA
+# level (same digest=... in every TAP line, all passing).
+.PHONY: check-harness-digests
+CHECK += check-harness-digests
+check-harness-digests: $(O)/selcheck $(O)/selcheck-jit $(O)/libselect_ref.so \
+                       $(O)/libselect_opt.so $(O)/opt/opt_ktest
+	@sh harness/t/digests.sh $(O)
+
 # Exit codes, script errors, --list/--only, guard pages: harness/t/run.sh.
 check-harness: $(O)/selcheck $(O)/selcheck-jit $(H_TLIBS) $(O)/libselect_ref.so
 	@sh harness/t/run.sh $(O)
