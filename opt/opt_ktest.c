@@ -3,11 +3,16 @@
  * multiples of 16/32/64, misaligned buffers, cond bytes 0/1/2/0x80/0xff,
  * in place, a poisoned dst with guard bytes, compared byte for byte with a
  * plain loop.  TAP on stdout, one line per kernel and store mode; kernels
- * of an ISA the CPU lacks are skipped with the reason.  Exit 1 on failure.
+ * of an ISA the CPU lacks are skipped with the reason.  Then the pool: every
+ * chunk runs exactly once at any thread count, also in a fork()ed child.
+ * Exit 1 on failure.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "opt.h"
 
@@ -110,6 +115,65 @@ static size_t make_lengths(void)
     return n;
 }
 
+static atomic_int hits[257];
+
+static void count_chunk(void *ctx, size_t i)
+{
+    (void)ctx;
+    atomic_fetch_add(&hits[i], 1);
+}
+
+/* opt_parallel with 1..5 threads and 1..257 chunks: each chunk once. */
+static int pool_once(void)
+{
+    for (int th = 1; th <= 5; th++)
+        for (size_t n = 1; n <= 257; n += n < 20 ? 1 : 37) {
+            for (size_t i = 0; i < n; i++)
+                atomic_store(&hits[i], 0);
+            opt_parallel(count_chunk, NULL, n, th);
+            for (size_t i = 0; i < n; i++)
+                if (atomic_load(&hits[i]) != 1) {
+                    printf("# pool: %d threads, %zu chunks: chunk %zu ran %d "
+                           "times\n", th, n, i, atomic_load(&hits[i]));
+                    return 1;
+                }
+        }
+    return 0;
+}
+
+/* ThreadSanitizer refuses to start threads after a multi-threaded fork. */
+#if defined(__SANITIZE_THREAD__)
+#define NO_FORK_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NO_FORK_THREADS 1
+#endif
+#endif
+#ifndef NO_FORK_THREADS
+#define NO_FORK_THREADS 0
+
+/* After fork() the child has none of the parent's workers; its calls must
+ * still complete, all chunks once, within a time limit. */
+static int pool_fork(void)
+{
+    int st = 0;
+    pid_t p;
+    fflush(stdout);
+    if ((p = fork()) == 0) {
+        alarm(20);
+        _exit(pool_once());
+    }
+    if (p < 0 || waitpid(p, &st, 0) != p)
+        return 1;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        printf("# pool: the forked child %s\n",
+               WIFSIGNALED(st) ? "was killed (hung?)" : "failed");
+        return 1;
+    }
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const size_t nlen = make_lengths();
@@ -128,7 +192,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    printf("TAP version 13\n1..%d\n", OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2);
+    printf("TAP version 13\n1..%d\n", OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2 + 2);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -161,5 +225,20 @@ int main(int argc, char **argv)
                     printf("%s %d - %s nt=%d\n", bad ? "not ok" : "ok", tests,
                            name, nt);
                 }
+    {
+        int bad = pool_once();
+        failed += bad;
+        printf("%s %d - pool: each chunk once, 1..5 threads\n",
+               bad ? "not ok" : "ok", ++tests);
+#if NO_FORK_THREADS
+        printf("ok %d - pool: fork # SKIP ThreadSanitizer cannot start threads "
+               "after a multi-threaded fork\n", ++tests);
+#else
+        bad = pool_fork();
+        failed += bad;
+        printf("%s %d - pool: calls complete in a fork()ed child\n",
+               bad ? "not ok" : "ok", ++tests);
+#endif
+    }
     return failed != 0;
 }

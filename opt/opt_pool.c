@@ -16,7 +16,7 @@
  * the first call that needs them, spin briefly after a job (so back to back
  * calls skip the futex round trip), then sleep on a condition variable.
  * They are detached and never stop; libselect_opt.so is linked -z nodelete
- * so that dlclose cannot unmap their code.
+ * so that dlclose cannot unmap their code (nor the fork handlers).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -155,6 +155,40 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* fork(): the child has none of the workers, and a lock a worker held at
+ * that moment would stay locked in it.  So fork waits for the pool to be
+ * idle (both locks taken in the parent), and the child starts over with
+ * fresh locks and no workers, which it creates again when it needs them. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&pool.owner);
+    pthread_mutex_lock(&pool.m);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&pool.m);
+    pthread_mutex_unlock(&pool.owner);
+}
+
+static void fork_child(void)
+{
+    /* The forking thread holds both locks and is the child's only thread;
+     * the conditions may count waiters that do not exist here. */
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.finished, NULL);
+    pool.started = 0;
+    pthread_mutex_unlock(&pool.m);
+    pthread_mutex_unlock(&pool.owner);
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
 /* Creates workers up to want (under the owner lock); keeps what it got if
  * the system refuses more threads. */
 static void grow(int want)
@@ -164,6 +198,7 @@ static void grow(int want)
 
     if (pool.started >= want)
         return;
+    pthread_once(&atfork_once, atfork);
     /* Workers take no signals: the host's handlers run on its threads. */
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
