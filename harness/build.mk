@@ -44,6 +44,23 @@ $(O)/selcheck: $(H_CORE_OBJ) $(H_LUA54_OBJ) $(O)/harness/h_sleef.o $(O)/libselec
 $(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/harness/h_sleef.o $(O)/libselect_ref.a
 	$(CC) $(LDFLAGS_ALL) $^ $(H_LUAJIT_LIBS) $(H_LIBS) -o $@
 
+# `make bench`: fill functions' throughput under each front end
+# (harness/t/fill_bench.c on t/fill_bench.lua), elements per second.
+H_FB_OBJ := $(O)/harness/h_case.o $(O)/harness/h_dtype.o $(O)/harness/h_sleef.o
+$(O)/harness/t/fill_bench: harness/t/fill_bench.c $(H_LUA54_OBJ) $(H_FB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iharness $^ $(LDFLAGS_ALL) $(H_LUA54_LIBS) $(H_LIBS) -o $@
+$(O)/harness/t/fill_bench-jit: harness/t/fill_bench.c $(H_LUAJIT_OBJ) $(H_FB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iharness $^ $(LDFLAGS_ALL) $(H_LUAJIT_LIBS) $(H_LIBS) -o $@
+ALL += $(O)/harness/t/fill_bench $(O)/harness/t/fill_bench-jit
+
+.PHONY: bench-fill
+BENCH += bench-fill
+bench-fill: $(O)/harness/t/fill_bench $(O)/harness/t/fill_bench-jit
+	@$(O)/harness/t/fill_bench 5
+	@$(O)/harness/t/fill_bench-jit 5
+
 # Tiny libraries that must be refused at setup (exit 2).
 $(O)/harness/t/lib%.so: harness/t/%.c spec/select.h
 	@mkdir -p $(@D)
