@@ -412,6 +412,7 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quick")) { budget_s = 0.15; continue; }
         if (!strcmp(a, "--min")) { use_min = 1; continue; }
+        if (!strcmp(a, "--kernels")) { h_bench_kernels(); return 0; }
         if (!v) goto usage;
         i++;
         if (!strcmp(a, "--csv")) {
@@ -475,7 +476,7 @@ int main(int argc, char **argv)
         fclose(csv);
     return 0;
 usage:
-    fprintf(stderr, "usage: %s [--quick] [--min] [--csv FILE] [--impl LIB.so]... [--only SUBSTR] "
+    fprintf(stderr, "usage: %s [--kernels] [--quick] [--min] [--csv FILE] [--impl LIB.so]... [--only SUBSTR] "
             "[--budget SECONDS] [--ref-max ELEMENTS] [--par-min BYTES] [--nt-min BYTES]\n"
             "       [--workload COND:THEN:ELSE[:DTYPE]]...  (shapes like 4096x1, _ for rank 0)\n", argv[0]);
     return 2;

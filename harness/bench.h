@@ -29,6 +29,9 @@ void h_stream_tiles(const h_stream *s, size_t t0, size_t t1);
 /* The vector width the yardstick uses on this CPU ("avx512", ...). */
 const char *h_stream_isa(void);
 
+/* bench --kernels: every kernel of opt's table on rows in cache. */
+void h_bench_kernels(void);
+
 /* Monotonic clock in nanoseconds. */
 double h_now_ns(void);
 
