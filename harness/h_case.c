@@ -196,12 +196,13 @@ int h_shape_count(const h_shape *s, int64_t *count)
     for (i = 0; i < s->rank; i++)
         if (h_dim(s, i) < 0)
             return -1;
-    for (i = 0; i < s->rank; i++) {
-        int64_t d = h_dim(s, i);
-        if (d == 0) {
+    for (i = 0; i < s->rank; i++)
+        if (h_dim(s, i) == 0) { /* any 0 dim first: {2^62, 2, 0} is empty */
             *count = 0;
             return 0;
         }
+    for (i = 0; i < s->rank; i++) {
+        int64_t d = h_dim(s, i);
         if (c > INT64_MAX / d)
             return -1;
         c *= d;
