@@ -195,6 +195,7 @@ int h_run_tap(const h_opts *o, h_world *w)
             }
         }
     }
+    h_tap_summary();
     fflush(stdout);
     return h_tap_failures() ? 1 : 0;
 }

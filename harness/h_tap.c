@@ -9,6 +9,7 @@
 #include "h_tap.h"
 
 static long number, failures;
+static long counts[4]; /* by enum h_outcome */
 
 static void vadd(h_diag *d, int indent, const char *key, int quote,
                  const char *fmt, va_list ap)
@@ -89,6 +90,7 @@ void h_tap_line(int outcome, const char *desc, const char *reason,
 {
     number++;
     failures += outcome == H_FAIL;
+    counts[outcome]++;
     printf("%s %ld - ", outcome == H_PASS || outcome == H_SKIP ? "ok"
                                                              : "not ok",
            number);
@@ -100,6 +102,14 @@ void h_tap_line(int outcome, const char *desc, const char *reason,
     fputc('\n', stdout);
     if (d && d->len)
         printf("  ---\n%s  ...\n", d->buf);
+}
+
+/* A closing comment for people reading the stream (prove ignores it). */
+void h_tap_summary(void)
+{
+    printf("# %ld tests: %ld passed, %ld failed, %ld skipped, %ld todo\n",
+           number, counts[H_PASS], counts[H_FAIL], counts[H_SKIP],
+           counts[H_TODO]);
 }
 
 long h_tap_failures(void)

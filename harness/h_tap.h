@@ -30,5 +30,7 @@ void h_tap_plan(long n);
 void h_tap_line(int outcome, const char *desc, const char *reason,
                 const h_diag *d);
 long h_tap_failures(void);
+/* "# N tests: P passed, F failed, S skipped, T todo" after the last test. */
+void h_tap_summary(void);
 
 #endif
