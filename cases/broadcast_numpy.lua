@@ -13,12 +13,13 @@
 -- Bounds and why they suffice:
 --   R = 0..2  every pattern on every axis, and every set of missing
 --             leading axes for each input (371 cases);
---   R = 3     every pattern on every axis (512), missing axes sampled;
---   R = 4     every ordered pair of patterns on every pair of adjacent axes
---             (64 cases: a1, a2 free, then a(i) = a(i-2) + a(i-1) mod 8),
---             which is what an implementation that merges adjacent axes
---             broadcasting the same way can get wrong;
---   R = 5..8  a sample of the same recurrence (SHAPE-RANK-1's maximum).
+--   R = 3, 4  every pattern on every axis (512 and 4096 cases), missing
+--             axes sampled; with `selcheck --long` (make check-long)
+--             R = 5 as well (32768 cases);
+--   R = 5..8  a sample of the recurrence a(i) = a(i-2) + a(i-1) mod 8
+--             up to SHAPE-RANK-1's maximum (it walks through every
+--             ordered pair of adjacent patterns, which is what merging
+--             adjacent axes that broadcast the same way can get wrong).
 -- Under the one-way cond rule (BC-NUMPY-3) a case is invalid when cond has
 -- d_i where then and else both have 1, or has an axis both lack; under the
 -- bidirectional rule (BC-NUMPY-5) every such case is valid and cond widens
@@ -118,29 +119,28 @@ local function emit_drops(pats, base, every)
   end
 end
 
--- R = 0..3: every pattern per axis.
-for R = 0, 3 do
+-- R = 0..4: every pattern per axis (with --long, R = 5 too).
+local function every_pattern(R, base)
   local n = 1
   for _ = 1, R do n = n * 8 end
   for k = 0, n - 1 do
     local pats, v = {}, k
     for i = 1, R do pats[i] = v % 8; v = math.floor(v / 8) end
-    emit_drops(pats, DIMS, R <= 2)
+    emit_drops(pats, base, R <= 2)
   end
 end
+for R = 0, 4 do every_pattern(R, DIMS) end
+if long_run then every_pattern(5, DIMS) end
 
--- R = 4..8: every adjacent pair (R = 4) or a sample (R > 4) of the
--- recurrence a(i) = a(i-2) + a(i-1) mod 8.
+-- R = 5..8: a sample of the recurrence a(i) = a(i-2) + a(i-1) mod 8,
+-- which walks through every ordered pair of adjacent patterns.
 local function recurrence(R, a1, a2)
   local pats = {a1, a2}
   for i = 3, R do pats[i] = (pats[i - 2] + pats[i - 1]) % 8 end
   return pats
 end
-for k = 0, 63 do
-  emit_drops(recurrence(4, k % 8, math.floor(k / 8)), DIMS, false)
-end
 local SMALL = {2, 3, 2, 2, 3, 2, 2, 3}
-for R = 5, 8 do
+for R = long_run and 6 or 5, 8 do  -- --long enumerates R = 5 whole
   for k = 0, 5 do
     emit_drops(recurrence(R, (3 * k + R) % 8, (5 * k + 1) % 8), SMALL, false)
   end

@@ -25,3 +25,13 @@ check-cases-coverage: $(O)/selcheck
 
 check-cases-broken: $(O)/selcheck $(O)/libselect_ref.so $(BROKEN_LIBS)
 	@sh cases/t/broken.sh $(O)
+
+# The long enumerations (`selcheck --long`, scripts see long_run): the whole
+# suite with them, against the reference and the optimized backend.
+.PHONY: check-cases-long
+CHECK_LONG += check-cases-long
+check-cases-long: $(O)/selcheck $(O)/libselect_ref.so $(O)/libselect_opt.so
+	@$(O)/selcheck --long --profile all --impl $(O)/libselect_ref.so \
+	    --impl $(O)/libselect_opt.so >$(O)/long.tap 2>$(O)/long.err || \
+	    { grep -A14 '^not ok' $(O)/long.tap | head -60; cat $(O)/long.err; exit 1; }
+	@echo "check-cases-long: $$(tail -1 $(O)/long.tap)"

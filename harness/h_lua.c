@@ -292,7 +292,7 @@ static int run_chunk(lua_State *L, const char *path, int nresults)
 }
 
 int h_front_run_file(const char *path, const char *stem, h_suite *s,
-                     const h_profiles *p, int time_limit)
+                     const h_profiles *p, int time_limit, int long_run)
 {
     lua_State *L = sandbox(time_limit);
     h_lua_ctx ctx;
@@ -315,6 +315,8 @@ int h_front_run_file(const char *path, const char *stem, h_suite *s,
     lua_pushlightuserdata(L, &ctx);
     lua_pushcclosure(L, h_lua_case, 1);
     lua_setglobal(L, "case");
+    lua_pushboolean(L, long_run);
+    lua_setglobal(L, "long_run");
     if (run_chunk(L, path, 0) != 0) {
         const char *msg = lua_tostring(L, -1);
         /* Lua names the chunk "path:line:"; keep that as the address. */

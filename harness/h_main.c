@@ -30,6 +30,7 @@ static const char usage[] =
     "  --coverage       print every rule of spec/select.md with its test count\n"
     "  --seed N         data seed (default 1)\n"
     "  --strict         accepting an invalid case fails (default: TODO)\n"
+    "  --long           also the long enumerations (scripts see long_run)\n"
     "  --timeout S      seconds per test before a hang is reported (default 10)\n"
     "  --fast           one run per test (buffers against a guard page) instead\n"
     "                   of four (also at a guard page's start, misaligned, threads)\n"
@@ -146,6 +147,8 @@ static int parse(int argc, char **argv, h_opts *o)
             o->strict = 1;
         } else if (!strcmp(a, "--fast")) {
             o->fast = 1;
+        } else if (!strcmp(a, "--long")) {
+            o->long_run = 1;
         } else if (!strcmp(a, "--seed")) {
             const char *s = need_arg(argc, argv, &i);
             char *end;
@@ -248,7 +251,7 @@ int main(int argc, char **argv)
             die("cannot read case file %s", files[i]);
     for (i = 0; i < nfiles; i++)
         if (h_front_run_file(files[i], stem_of(files[i]), &w.suite,
-                             &w.profiles, o.timeout * 6) != 0)
+                             &w.profiles, o.timeout * 6, o.long_run) != 0)
             die("cannot read case file %s", files[i]);
 
     if (o.coverage)

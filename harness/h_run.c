@@ -81,6 +81,8 @@ static void repro(const h_opts *o, const h_point *pt, const char *impl,
         strcat(extra, " --strict");
     if (o->fast)
         strcat(extra, " --fast");
+    if (o->long_run)
+        strcat(extra, " --long");
     if (o->timeout != 10)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
                  " --timeout %d", o->timeout);

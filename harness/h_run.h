@@ -19,7 +19,7 @@ typedef struct h_opts {
     const char *profile;            /* a name or "all" */
     const char *only[H_MAX_GLOBS], *skip[H_MAX_GLOBS];
     int nonly, nskip;
-    int list, coverage, strict, fast;
+    int list, coverage, strict, fast, long_run;
     uint64_t seed;
     int timeout;
     char self[1024];                /* how the repro line runs selcheck */

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (h_load_rules("spec/select.md", &s, err, sizeof err) ||
-        h_front_run_file(file, "fill_bench", &s, &p, 600)) {
+        h_front_run_file(file, "fill_bench", &s, &p, 600, 0)) {
         fprintf(stderr, "fill_bench: %s\n", err[0] ? err : file);
         return 2;
     }
