@@ -27,6 +27,17 @@ INSTALL    :=   # phony targets `make install` runs
 .PHONY: all check check-long check-asan check-tsan bench install run deps clean
 all:
 
+# The Debian packages first, before the fragments ask pkg-config for flags
+# (.ci/deps installs them as root, or prints the apt-get command and fails).
+# Once per top-level make; `make deps` and `make clean` skip it.
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+ifneq ($(shell sh .ci/deps >&2; echo $$?),0)
+$(error missing Debian packages: see the lines above)
+endif
+endif
+endif
+
 include ref/build.mk
 include opt/build.mk
 include harness/build.mk
@@ -37,17 +48,11 @@ include harness/ffi.mk
 include harness/fuzz.mk
 
 # After the fragments, so that $(ALL) is complete.
-all: $(O)/.deps-ok $(ALL)
-$(ALL): | $(O)/.deps-ok
+all: $(ALL)
 
 $(O):
 	@mkdir -p $@
 
-# The dependency check: installs the Debian packages when run as root,
-# otherwise prints the exact command and stops (.ci/deps).
-$(O)/.deps-ok: .ci/deps | $(O)
-	@sh .ci/deps
-	@touch $@
 deps:
 	@sh .ci/deps
 
