@@ -1,15 +1,16 @@
 /* bench.c - `make bench`: Select throughput per workload for the reference,
  * the optimized backend at 1 and 2 threads and any --impl, as the median
- * time, GB/s and the ratio to a streaming kernel moving the same bytes.
+ * time, GB/s and the ratio to the fastest streaming pass moving the same bytes.
  *
- * The machine is shared and noisy, so every runner (yardstick included) is
- * timed once per round, rounds interleave the runners, and the median over
- * rounds is reported.  Bytes are those read and written with broadcast
- * inputs counted once (the tensors as stored).  opt is linked statically so
- * that one process can run it at 1 and 2 threads (opt_threads_force); the
- * two-thread yardstick runs on the same pool with the same chunking, so the
- * ratio isolates what selecting costs.  The table goes to stdout, --csv
- * writes the same rows for plotting.
+ * The machine is shared and noisy, so every runner (each yardstick strategy
+ * included) is timed once per round, rounds interleave the runners, and the
+ * median over rounds is reported.  Bytes are those read and written with
+ * broadcast inputs counted once (the tensors as stored).  The yardstick at a
+ * thread count is the strategy (bench.h) with the least median there.  opt
+ * is linked statically so that one process can run it at 1 and 2 threads
+ * (opt_threads_force); the two-thread yardsticks run on the same pool with
+ * the same chunking, so the ratio isolates what selecting costs.  The table
+ * goes to stdout, --csv writes every row (all strategies) for plotting.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -21,8 +22,8 @@
 #include "ref.h"
 
 #define MAX_ROUNDS 201
-#define MAX_RUNNERS 12
 #define MAX_IMPLS 4
+#define MAX_RUNNERS (2 * H_Y_COUNT + 3 + MAX_IMPLS) /* yardsticks, ref, opt */
 
 typedef struct workload {
     char name[40];
@@ -34,9 +35,9 @@ typedef struct workload {
 enum { R_STREAM, R_OPT, R_IMPL };
 typedef struct runner {
     char label[40];
-    int kind, threads;
+    int kind, threads, strat; /* strat: R_STREAM's strategy (H_Y_*) */
     const sel_impl *impl;
-    double est, samples[MAX_ROUNDS];
+    double est, med, samples[MAX_ROUNDS];
     long batch;
     int slow;
 } runner;
@@ -131,24 +132,24 @@ typedef struct call {
     size_t bytes; /* read + written */
 } call;
 
-typedef struct stream_ctx { const h_stream *s; size_t per; } stream_ctx;
+typedef struct stream_ctx { const h_stream *s; size_t per; int strat; } stream_ctx;
 
 static void stream_task(void *ctx, size_t i)
 {
     const stream_ctx *x = (const stream_ctx *)ctx;
     const size_t t0 = i * x->per, t1 = t0 + x->per;
-    h_stream_tiles(x->s, t0, t1 < x->s->tiles ? t1 : x->s->tiles);
+    h_stream_tiles(x->s, x->strat, t0, t1 < x->s->tiles ? t1 : x->s->tiles);
 }
 
-/* The yardstick on `threads` threads: opt's pool and chunking rule. */
-static void stream(const call *c, int threads)
+/* A yardstick strategy on `threads` threads: opt's pool and chunking rule. */
+static void stream(const call *c, int threads, int strat)
 {
     opt_tuning tu;
-    stream_ctx x = {&c->s, 0};
+    stream_ctx x = {&c->s, 0, strat};
     const size_t tile_bytes = c->s.out_bytes / c->s.tiles;
     opt_tuning_get(&tu);
     if (threads <= 1 || c->s.out_bytes < tu.parallel_min) {
-        h_stream_tiles(&c->s, 0, c->s.tiles);
+        h_stream_tiles(&c->s, strat, 0, c->s.tiles);
         return;
     }
     x.per = c->s.tiles / ((size_t)threads * 4);
@@ -169,7 +170,7 @@ static void prepare(const runner *r)
 static int run(runner *r, call *c)
 {
     if (r->kind == R_STREAM) {
-        stream(c, r->threads);
+        stream(c, r->threads, r->strat);
         return SEL_OK;
     }
     return r->impl->execute(&c->t[0], &c->t[1], &c->t[2], c->b, &c->t[3]);
@@ -181,7 +182,8 @@ static int cmpd(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int use_min; /* --min: the fastest round instead of the median */
+static int use_min;   /* --min: the fastest round instead of the median */
+static int all_yards; /* --yardsticks: print every strategy's rows */
 
 /* The median (or with --min the least) of v[0..n), v left as it was. */
 static double median(const double *v, int n)
@@ -219,9 +221,11 @@ static void bench(workload *w)
     uint8_t *buf[4], *check = NULL;
     call c;
     runner rs[MAX_RUNNERS];
-    int nr = 0, rounds, slow_rounds;
+    int nr = 0, rounds, slow_rounds, win[2] = {-1, -1}, rowcopy = 0;
     double cost = 0, slow_cost = 0;
     opt_tuning tu;
+    opt_geom g;
+    opt_plan pl;
 
     memset(&c, 0, sizeof c);
     c.b.type = SEL_BROADCAST_NUMPY;
@@ -240,6 +244,10 @@ static void bench(workload *w)
     c.t[3].rank = w->rank[3];
     c.t[3].dims = w->dims[3];
     n[3] = count(w->dims[3], w->rank[3]);
+    if (opt_check(&c.t[0], &c.t[1], &c.t[2], c.b, NULL, &g) == SEL_OK) {
+        opt_plan_make(&g, es, &pl); /* what opt will do: for the notes */
+        rowcopy = pl.kind < 0;
+    }
     for (int k = 0; k < 4; k++) {
         const size_t b = (size_t)n[k] * (k ? es : 1);
         buf[k] = alloc(b);
@@ -257,14 +265,16 @@ static void bench(workload *w)
     {
         const void *in[3] = {buf[0], buf[1], buf[2]};
         const size_t ib[3] = {(size_t)n[0], (size_t)n[1] * es, (size_t)n[2] * es};
-        h_stream_init(&c.s, in, ib, buf[3], (size_t)n[3] * es,
+        h_stream_init(&c.s, in, ib, buf[3], (size_t)n[3] * es, es,
                       c.bytes > tu.nt_min); /* opt's rule (opt_exec.c) */
     }
 
-    for (int t = 1; t <= 2; t++) {
-        rs[nr++] = (runner){.kind = R_STREAM, .threads = t};
-        snprintf(rs[nr - 1].label, sizeof rs[0].label, "stream");
-    }
+    for (int y = 0; y < H_Y_COUNT; y++)
+        for (int t = 1; t <= 2 && h_stream_has(&c.s, y); t++) {
+            rs[nr++] = (runner){.kind = R_STREAM, .threads = t, .strat = y};
+            snprintf(rs[nr - 1].label, sizeof rs[0].label, "stream-%s",
+                     h_stream_name(y));
+        }
     if (n[3] <= ref_max) {
         rs[nr++] = (runner){.kind = R_IMPL, .threads = 1, .impl = ref_impl()};
         snprintf(rs[nr - 1].label, sizeof rs[0].label, "ref");
@@ -335,12 +345,20 @@ static void bench(workload *w)
         free(check);
     }
 
+    /* The yardstick at each thread count: the strategy with the least
+     * median (yardsticks are never slow runners: they set the pace). */
+    for (int i = 0; i < nr; i++) {
+        int *t = &win[rs[i].threads == 2];
+        rs[i].med = median(rs[i].samples, rs[i].slow ? slow_rounds : rounds);
+        if (rs[i].kind == R_STREAM && (*t < 0 || rs[i].med < rs[*t].med))
+            *t = i;
+    }
     for (int i = 0; i < nr; i++) {
         const int nrounds = rs[i].slow ? slow_rounds : rounds;
-        const double med = median(rs[i].samples, nrounds);
+        const double med = rs[i].med;
         const double gbs = (double)c.bytes / med;
-        const int st = rs[i].threads == 2 ? 1 : 0;
-        const double sgb = (double)c.bytes / median(rs[st].samples, rounds);
+        const int st = win[rs[i].threads == 2 ? 1 : 0];
+        const double sgb = (double)c.bytes / rs[st].med;
         double ratio = gbs / sgb, per[MAX_ROUNDS];
         char tm[32], th[8];
         /* Fast runners: the median of the ratios within each round, which
@@ -353,12 +371,15 @@ static void bench(workload *w)
         }
         fmt_time(tm, sizeof tm, med);
         snprintf(th, sizeof th, rs[i].threads ? "%d" : "-", rs[i].threads);
-        printf("%-18s %-10s %3s %12s %8.2f %8.2f %6.2f\n", w->name, rs[i].label,
-               th, tm, gbs, sgb, ratio);
         if (csv)
-            fprintf(csv, "%s,%s,%s,%lld,%zu,%.1f,%.3f,%.3f,%.4f,%d\n", w->name,
+            fprintf(csv, "%s,%s,%s,%lld,%zu,%.1f,%.3f,%.3f,%.4f,%d,%s\n", w->name,
                     rs[i].label, th, (long long)n[3], c.bytes, med, gbs, sgb,
-                    ratio, nrounds);
+                    ratio, nrounds, h_stream_name(rs[st].strat));
+        if (rs[i].kind == R_STREAM && i != st && !all_yards)
+            continue; /* the losing strategies: CSV only */
+        printf("%-18s %-12s %3s %12s %8.2f %8.2f %6.2f  %s\n", w->name,
+               rs[i].kind == R_STREAM && !all_yards ? "stream" : rs[i].label,
+               th, tm, gbs, sgb, ratio, h_stream_name(rs[st].strat));
         /* The targets, checked and counted (not a failure). */
         if (rs[i].kind == R_OPT) {
             const int big = strstr(w->name, "16Mi") || strstr(w->name, "64Mi");
@@ -378,6 +399,14 @@ static void bench(workload *w)
             }
         }
     }
+    /* The yardstick moves every counted byte; when cond is constant along
+     * rows, opt copies each row from then or else and moves fewer. */
+    if (rowcopy && c.s.dense[1] && c.s.dense[2])
+        printf("# %s: cond is constant along rows, so opt reads each row from then or "
+               "else, not both:\n#   it moves %.0f%% of the counted bytes, and ratios up "
+               "to %.2f are what that saves\n", w->name,
+               100.0 * (double)(n[0] + 2 * n[3] * (int64_t)es) / (double)c.bytes,
+               (double)c.bytes / (double)(n[0] + 2 * n[3] * (int64_t)es));
     fflush(stdout);
     for (int k = 0; k < 4; k++)
         free(buf[k]);
@@ -412,6 +441,7 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quick")) { budget_s = 0.15; continue; }
         if (!strcmp(a, "--min")) { use_min = 1; continue; }
+        if (!strcmp(a, "--yardsticks")) { all_yards = 1; continue; }
         if (!strcmp(a, "--kernels")) { h_bench_kernels(); return 0; }
         if (!v) goto usage;
         i++;
@@ -459,15 +489,21 @@ int main(int argc, char **argv)
     printf("# bench: %s; opt %s, yardstick %s; threads online %d; parallel >= %zu KiB, "
            "streams above %zu MiB of footprint\n", model, opt_isa_name(opt_isa_active()),
            h_stream_isa(), opt_threads(), tu.parallel_min >> 10, tu.nt_min >> 20);
+    printf("# yardsticks (no select, the bytes of the call, same store policy and pool as opt):\n"
+           "#   fused: all streams advance together per output vector (dst = then ^ else ^ "
+           "cond); tiled: per KiB of dst,\n#   each input's share in turn; copy: memcpy of "
+           "then (or else), the others' shares read per 16 KiB\n");
     printf("# %s over interleaved rounds; GB/s = (bytes read + written, broadcast inputs "
-           "once) / time;\n# stream = the yardstick at the same thread count; ratio = median "
-           "over rounds of yardstick time / impl time\n# (slow runners: GB/s over stream "
-           "GB/s); ref only up to %lld output elements, timed in rounds of its own\n",
+           "once) / time;\n# stream = GB/s of the fastest yardstick at the same thread "
+           "count (its name in the last column);\n# ratio = median over rounds of that "
+           "yardstick's time / impl time (slow runners: GB/s over stream GB/s);\n# ref "
+           "only up to %lld output elements, timed in rounds of its own\n",
            use_min ? "fastest" : "median", (long long)ref_max);
-    printf("%-18s %-10s %3s %12s %8s %8s %6s\n", "workload", "impl", "thr", "median",
-           "GB/s", "stream", "ratio");
+    printf("%-18s %-12s %3s %12s %8s %8s %6s  %s\n", "workload", "impl", "thr", "median",
+           "GB/s", "stream", "ratio", "yard");
     if (csv)
-        fprintf(csv, "workload,impl,threads,elements,bytes,median_ns,gbps,stream_gbps,ratio,rounds\n");
+        fprintf(csv, "workload,impl,threads,elements,bytes,median_ns,gbps,stream_gbps,ratio,"
+                "rounds,yardstick\n");
     for (int i = 0; i < nworks; i++)
         if (!only || strstr(works[i].name, only))
             bench(&works[i]);
@@ -476,7 +512,7 @@ int main(int argc, char **argv)
         fclose(csv);
     return 0;
 usage:
-    fprintf(stderr, "usage: %s [--kernels] [--quick] [--min] [--csv FILE] [--impl LIB.so]... [--only SUBSTR] "
+    fprintf(stderr, "usage: %s [--kernels] [--quick] [--min] [--yardsticks] [--csv FILE] [--impl LIB.so]... [--only SUBSTR] "
             "[--budget SECONDS] [--ref-max ELEMENTS] [--par-min BYTES] [--nt-min BYTES]\n"
             "       [--workload COND:THEN:ELSE[:DTYPE]]...  (shapes like 4096x1, _ for rank 0)\n", argv[0]);
     return 2;

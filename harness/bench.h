@@ -1,5 +1,5 @@
 /* bench.h - what the benchmark's files share (harness/bench*.c): the
- * streaming yardstick and the timer.  Not part of any interface.
+ * streaming yardsticks and the timer.  Not part of any interface.
  */
 #ifndef H_BENCH_H
 #define H_BENCH_H
@@ -7,25 +7,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A streaming pass that moves exactly the bytes of one Select call: reads
- * each of the three inputs once (in[k], in_bytes[k]: the tensors as stored,
- * so a broadcast input counts once) and writes out once, interleaved in
- * tiles so that all streams run at the same time, and selects nothing.
- * Uses non-temporal stores when nt is set (the same rule as opt). */
+/* The yardstick: passes that move exactly the bytes of one Select call --
+ * read each of the three inputs once (in[k], in_bytes[k]: the tensors as
+ * stored, so a broadcast input counts once), write out once -- and select
+ * nothing.  Several strategies; bench.c times each and keeps the fastest:
+ *   fused  every dense input and dst advance together one output vector at
+ *          a time (f32: 16 cond bytes, 64 then, 64 else; store 64), storing
+ *          then ^ else ^ cond: a Select kernel's loop without the select;
+ *   tiled  per 1 KiB of dst, each input's share in turn, XOR-folded, then
+ *          the fold stored over that KiB;
+ *   copy   per tile, the other inputs' shares folded, then glibc's memcpy
+ *          of the input as large as dst (only when there is one).
+ * fused and tiled use non-temporal stores when nt is set (opt's rule). */
+enum { H_Y_FUSED, H_Y_TILED, H_Y_COPY, H_Y_COUNT };
+
 typedef struct h_stream {
     const uint8_t *in[3];
     size_t in_bytes[3];
     uint8_t *out;
     size_t out_bytes;
+    size_t es;       /* dst element size (a dense cond: out_bytes / es) */
     size_t tiles;
     int nt;
+    int dense[3];    /* input k advances with dst (not broadcast) */
+    int big;         /* copy's source: 1 or 2, -1 when neither is dense */
 } h_stream;
 
 void h_stream_init(h_stream *s, const void *const in[3],
                    const size_t in_bytes[3], void *out, size_t out_bytes,
-                   int nt);
-/* Tiles [t0, t1); any split of [0, tiles) over threads covers the call. */
-void h_stream_tiles(const h_stream *s, size_t t0, size_t t1);
+                   size_t es, int nt);
+/* Whether a strategy applies to this call (copy needs a dense input). */
+int h_stream_has(const h_stream *s, int strategy);
+/* Tiles [t0, t1) by a strategy; any split of [0, tiles) over threads
+ * covers the call. */
+void h_stream_tiles(const h_stream *s, int strategy, size_t t0, size_t t1);
+const char *h_stream_name(int strategy);
 /* The vector width the yardstick uses on this CPU ("avx512", ...). */
 const char *h_stream_isa(void);
 

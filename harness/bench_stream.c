@@ -1,13 +1,12 @@
-/* bench_stream.c - the benchmark's yardstick: moves the bytes of a Select
- * call with plain vector loads and stores and no select, at the widest
- * vector width the CPU has (compiled per width with target attributes, so
- * this file needs no -m flags and runs anywhere).
+/* bench_stream.c - the benchmark's yardsticks: passes that move the bytes of
+ * one Select call (read cond, then and else as stored, write dst) with plain
+ * vector loads and stores and no select, in the strategies of bench.h.
  *
- * Each tile reads a proportional slice of every input (XOR-folded into
- * accumulators, so the loads cannot be dropped) and stores the fold over
- * its slice of the output.  Slices are proportional, so a 256 KiB cond
- * beside a 64 MiB then is read once over the whole pass, as Select reads
- * a broadcast input from cache.
+ * Compiled per vector width with target attributes (the widest the CPU has
+ * runs), so this file needs no -m flags and runs anywhere.  An input smaller
+ * than its dense size (a broadcast input) is read in proportional slices per
+ * tile: over the pass it is read once, as Select reads it once from memory
+ * and then from cache.  Every load reaches a store, so none can be dropped.
  */
 #include <string.h>
 #include <time.h>
@@ -18,14 +17,15 @@
 #include <immintrin.h>
 #endif
 
-#define TILE_OUT 16384 /* output bytes per tile */
+#define TILE_OUT 16384 /* output bytes per tile: a multiple of 8 vectors */
+#define STEP 1024      /* tiled: output bytes per step */
 
 static int vec_width(void);
 static int vw; /* set once by h_stream_init, before any thread runs tiles */
 
 void h_stream_init(h_stream *s, const void *const in[3],
                    const size_t in_bytes[3], void *out, size_t out_bytes,
-                   int nt)
+                   size_t es, int nt)
 {
     if (!vw)
         vw = vec_width();
@@ -33,8 +33,25 @@ void h_stream_init(h_stream *s, const void *const in[3],
         s->in[k] = (const uint8_t *)in[k], s->in_bytes[k] = in_bytes[k];
     s->out = (uint8_t *)out;
     s->out_bytes = out_bytes;
+    s->es = es;
     s->tiles = out_bytes ? (out_bytes + TILE_OUT - 1) / TILE_OUT : 1;
     s->nt = nt;
+    /* Dense: then/else as many bytes as dst, cond one byte per element. */
+    s->dense[0] = out_bytes && in_bytes[0] * es == out_bytes;
+    s->dense[1] = out_bytes && in_bytes[1] == out_bytes;
+    s->dense[2] = out_bytes && in_bytes[2] == out_bytes;
+    s->big = s->dense[1] ? 1 : s->dense[2] ? 2 : -1;
+}
+
+int h_stream_has(const h_stream *s, int strategy)
+{
+    return strategy != H_Y_COPY || s->big >= 0;
+}
+
+const char *h_stream_name(int strategy)
+{
+    static const char *const names[H_Y_COUNT] = {"fused", "tiled", "copy"};
+    return strategy >= 0 && strategy < H_Y_COUNT ? names[strategy] : "?";
 }
 
 double h_now_ns(void)
@@ -44,74 +61,184 @@ double h_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* Where tile t of n starts in a buffer of `bytes` (proportional). */
 static size_t slice(size_t bytes, size_t tiles, size_t t)
 {
     return (size_t)((unsigned __int128)bytes * t / tiles);
 }
 
-/* One body per vector width: V is a GCC vector type of VB bytes; STREAM
- * stores one aligned vector non-temporally.  A tile's output is written in
- * steps of STEP bytes, and before each step every input's share of the
- * tile is read (an even split, precomputed per tile: no division in the
- * loop), so all streams advance together as they do in a Select kernel. */
-#define STEP 1024
-#define STREAM_BODY(V, VB, STREAM, FENCE)                                     \
-    V acc0 = {0}, acc1 = {0};                                                 \
-    uint8_t tail = 0;                                                         \
-    const int nt = s->nt && (uintptr_t)s->out % VB == 0;                      \
-    for (size_t t = t0; t < t1; t++) {                                        \
-        const size_t o0 = t * TILE_OUT;                                       \
-        const size_t on = (t + 1 == s->tiles ? s->out_bytes : o0 + TILE_OUT)  \
-                          - o0;                                               \
-        const size_t steps = (on + STEP - 1) / STEP;                          \
-        const uint8_t *p[3];                                                  \
-        size_t q[3], r[3];                                                    \
-        for (int k = 0; k < 3; k++) {                                         \
-            const size_t a = slice(s->in_bytes[k], s->tiles, t);              \
-            const size_t n = slice(s->in_bytes[k], s->tiles, t + 1) - a;      \
-            p[k] = s->in[k] + a, q[k] = n / steps, r[k] = n % steps;          \
-        }                                                                     \
-        for (size_t j = 0; j < steps; j++) {                                  \
-            uint8_t *d = s->out + o0 + j * STEP;                              \
-            const size_t dn = j + 1 == steps ? on - j * STEP : STEP;          \
-            size_t i = 0;                                                     \
-            V v;                                                              \
-            for (int k = 0; k < 3; k++) {                                     \
-                const size_t n = q[k] + (j < r[k]);                           \
-                for (i = 0; i + 2 * VB <= n; i += 2 * VB) {                   \
-                    V x, y;                                                   \
-                    memcpy(&x, p[k] + i, VB), memcpy(&y, p[k] + i + VB, VB);  \
-                    acc0 ^= x, acc1 ^= y;                                     \
-                }                                                             \
-                for (; i + VB <= n; i += VB) {                                \
-                    V x;                                                      \
-                    memcpy(&x, p[k] + i, VB);                                 \
-                    acc0 ^= x;                                                \
-                }                                                             \
-                for (; i + 8 <= n; i += 8) {                                  \
-                    uint64_t x;                                               \
-                    memcpy(&x, p[k] + i, 8);                                  \
-                    tail ^= (uint8_t)(x ^ x >> 32);                           \
-                }                                                             \
-                for (; i < n; i++)                                            \
-                    tail ^= p[k][i];                                          \
-                p[k] += n;                                                    \
-            }                                                                 \
-            v = acc0 ^ acc1;                                                  \
-            if (nt) /* tiles and steps keep d aligned */                      \
-                for (i = 0; i + VB <= dn; i += VB)                            \
-                    STREAM(d + i, v);                                         \
-            else                                                              \
-                for (i = 0; i + VB <= dn; i += VB)                            \
-                    memcpy(d + i, &v, VB);                                    \
-            for (; i < dn; i++)                                               \
-                d[i] = tail;                                                  \
-        }                                                                     \
-    }                                                                         \
-    if (nt)                                                                   \
-        FENCE;
+/* The output bytes of tile t: returns the offset, *on the length. */
+static size_t tile_out(const h_stream *s, size_t t, size_t *on)
+{
+    const size_t o0 = t * TILE_OUT;
+    *on = (t + 1 == s->tiles ? s->out_bytes : o0 + TILE_OUT) - o0;
+    return o0;
+}
 
+#define AI inline __attribute__((always_inline))
+
+/* The three strategies for one vector type V of VB bytes; TGT is its target
+ * attribute, STREAM stores one aligned vector non-temporally. */
+#define YARD_ISA(sfx, V, VB, STREAM, FENCE, TGT)                              \
+    /* XORs n bytes at p into *acc (the loads stay alive through it). */    \
+    TGT static AI void fold##sfx(V *acc, const uint8_t *p, size_t n)         \
+    {                                                                        \
+        uint64_t w = 0, x;                                                   \
+        size_t i = 0;                                                        \
+        for (; i + VB <= n; i += VB) {                                       \
+            V v;                                                             \
+            memcpy(&v, p + i, VB);                                           \
+            *acc ^= v;                                                       \
+        }                                                                    \
+        for (; i + 8 <= n; i += 8)                                           \
+            memcpy(&x, p + i, 8), w ^= x;                                    \
+        for (; i < n; i++)                                                   \
+            w ^= (uint64_t)p[i] << i % 8 * 8;                                \
+        memcpy(&x, acc, 8), x ^= w, memcpy(acc, &x, 8);                      \
+    }                                                                        \
+    TGT static AI void put##sfx(uint8_t *d, V x, int nt)                     \
+    {                                                                        \
+        if (nt)                                                              \
+            STREAM(d, x);                                                    \
+        else                                                                 \
+            memcpy(d, &x, VB);                                               \
+    }                                                                        \
+    /* fused: units of W output vectors (W = the element size, so a dense  \
+     * cond gives one vector per unit), then single vectors, then the last \
+     * bytes; st[k] is VB for an input that advances and 0 for one whose   \
+     * slice was folded into the vector at p[k]. */                         \
+    TGT static AI void units##sfx(const uint8_t *const p[3],                 \
+                                  const size_t st[3], uint8_t *d, size_t on, \
+                                  const size_t W, const int nt)              \
+    {                                                                        \
+        const uint8_t *c = p[0], *t = p[1], *e = p[2];                       \
+        size_t i = 0;                                                        \
+        V cv, tv, ev;                                                        \
+        for (; i + W * VB <= on; i += W * VB, c += st[0]) {                  \
+            memcpy(&cv, c, VB);                                              \
+            for (size_t j = 0; j < W; j++, t += st[1], e += st[2]) {         \
+                memcpy(&tv, t, VB), memcpy(&ev, e, VB);                      \
+                put##sfx(d + i + j * VB, tv ^ ev ^ cv, nt);                  \
+            }                                                                \
+        }                                                                    \
+        for (; i + VB <= on; i += VB, c += st[0] / W) {                      \
+            memset(&cv, 0, VB);                                              \
+            memcpy(&cv, c, VB / W), memcpy(&tv, t, VB), memcpy(&ev, e, VB);  \
+            t += st[1], e += st[2];                                          \
+            put##sfx(d + i, tv ^ ev ^ cv, nt);                               \
+        }                                                                    \
+        if (i < on) { /* fewer than VB bytes: whole elements, so on - i is  \
+                       * a multiple of W */                                 \
+            const size_t r = on - i;                                         \
+            memset(&cv, 0, VB), memset(&tv, 0, VB), memset(&ev, 0, VB);      \
+            memcpy(&cv, c, st[0] ? r / W : r);                               \
+            memcpy(&tv, t, r), memcpy(&ev, e, r);                            \
+            tv ^= ev ^ cv;                                                   \
+            memcpy(d + i, &tv, r);                                           \
+        }                                                                    \
+    }                                                                        \
+    TGT static void fused##sfx(const h_stream *s, size_t t0, size_t t1)      \
+    {                                                                        \
+        const int nt = s->nt && (uintptr_t)s->out % VB == 0;                 \
+        const size_t es = s->es;                                             \
+        for (size_t t = t0; t < t1; t++) {                                   \
+            size_t on, st[3];                                                \
+            const size_t o0 = tile_out(s, t, &on);                           \
+            uint8_t *d = s->out + o0;                                        \
+            const uint8_t *p[3];                                             \
+            V fold[3];                                                       \
+            memset(fold, 0, sizeof fold);                                    \
+            for (int k = 0; k < 3; k++) {                                    \
+                size_t a;                                                    \
+                st[k] = s->dense[k] ? VB : 0;                                \
+                if (s->dense[k]) {                                           \
+                    p[k] = s->in[k] + (k ? o0 : o0 / es);                    \
+                    continue;                                                \
+                }                                                            \
+                a = slice(s->in_bytes[k], s->tiles, t);                      \
+                fold##sfx(&fold[k], s->in[k] + a,                            \
+                          slice(s->in_bytes[k], s->tiles, t + 1) - a);       \
+                p[k] = (const uint8_t *)&fold[k];                            \
+            }                                                                \
+            /* Constant W and nt: each call is its own unrolled loop. */     \
+            if (nt)                                                          \
+                es == 1   ? units##sfx(p, st, d, on, 1, 1)                   \
+                : es == 2 ? units##sfx(p, st, d, on, 2, 1)                   \
+                : es == 4 ? units##sfx(p, st, d, on, 4, 1)                   \
+                          : units##sfx(p, st, d, on, 8, 1);                  \
+            else                                                             \
+                es == 1   ? units##sfx(p, st, d, on, 1, 0)                   \
+                : es == 2 ? units##sfx(p, st, d, on, 2, 0)                   \
+                : es == 4 ? units##sfx(p, st, d, on, 4, 0)                   \
+                          : units##sfx(p, st, d, on, 8, 0);                  \
+        }                                                                    \
+        if (nt)                                                              \
+            FENCE;                                                           \
+    }                                                                        \
+    /* tiled: per STEP bytes of dst, each input's share in turn, folded;    \
+     * then the fold stored over the step. */                               \
+    TGT static void tiled##sfx(const h_stream *s, size_t t0, size_t t1)      \
+    {                                                                        \
+        const int nt = s->nt && (uintptr_t)s->out % VB == 0;                 \
+        V acc;                                                               \
+        memset(&acc, 0, sizeof acc);                                         \
+        for (size_t t = t0; t < t1; t++) {                                   \
+            size_t on, q[3], r[3];                                           \
+            const size_t o0 = tile_out(s, t, &on);                           \
+            const size_t steps = on ? (on + STEP - 1) / STEP : 1;            \
+            const uint8_t *p[3];                                             \
+            for (int k = 0; k < 3; k++) { /* an even split over steps */     \
+                const size_t a = slice(s->in_bytes[k], s->tiles, t);         \
+                const size_t n = slice(s->in_bytes[k], s->tiles, t + 1) - a; \
+                p[k] = s->in[k] + a, q[k] = n / steps, r[k] = n % steps;     \
+            }                                                                \
+            for (size_t j = 0; j < steps; j++) {                             \
+                uint8_t *d = s->out + o0 + j * STEP;                         \
+                const size_t dn = j + 1 == steps ? on - j * STEP : STEP;     \
+                size_t i = 0;                                                \
+                for (int k = 0; k < 3; k++) {                                \
+                    const size_t n = q[k] + (j < r[k]);                      \
+                    fold##sfx(&acc, p[k], n);                                \
+                    p[k] += n;                                               \
+                }                                                            \
+                for (; i + VB <= dn; i += VB) /* steps keep d aligned */     \
+                    put##sfx(d + i, acc, nt);                                \
+                for (; i < dn; i++)                                          \
+                    d[i] = ((uint8_t *)&acc)[0];                             \
+            }                                                                \
+        }                                                                    \
+        if (nt)                                                              \
+            FENCE;                                                           \
+    }                                                                        \
+    /* copy: the other inputs' shares folded, then glibc's memcpy of the    \
+     * big input's share (its own store policy); the fold goes into dst. */ \
+    TGT static void copy##sfx(const h_stream *s, size_t t0, size_t t1)       \
+    {                                                                        \
+        for (size_t t = t0; t < t1; t++) {                                   \
+            size_t on;                                                       \
+            const size_t o0 = tile_out(s, t, &on);                           \
+            uint8_t *d = s->out + o0;                                        \
+            V acc, x;                                                        \
+            memset(&acc, 0, sizeof acc);                                     \
+            for (int k = 0; k < 3; k++) {                                    \
+                const size_t a = slice(s->in_bytes[k], s->tiles, t);         \
+                if (k != s->big)                                             \
+                    fold##sfx(&acc, s->in[k] + a,                            \
+                              slice(s->in_bytes[k], s->tiles, t + 1) - a);   \
+            }                                                                \
+            memcpy(d, s->in[s->big] + o0, on);                               \
+            if (on >= VB) {                                                  \
+                memcpy(&x, d, VB);                                           \
+                x ^= acc;                                                    \
+                memcpy(d, &x, VB);                                           \
+            } else if (on)                                                   \
+                d[0] ^= ((uint8_t *)&acc)[0];                                \
+        }                                                                    \
+    }
+
+typedef void yard_fn(const h_stream *s, size_t t0, size_t t1);
 typedef long long v16 __attribute__((vector_size(16)));
+
 #if defined(__x86_64__)
 typedef long long v32 __attribute__((vector_size(32)));
 typedef long long v64 __attribute__((vector_size(64)));
@@ -120,22 +247,15 @@ typedef long long v64 __attribute__((vector_size(64)));
 #define ST32(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (__m256i)(v))
 #define ST64(p, v) _mm512_stream_si512((void *)(p), (__m512i)(v))
 
-static void tiles16(const h_stream *s, size_t t0, size_t t1)
-{
-    STREAM_BODY(v16, 16, ST16, _mm_sfence())
-}
+YARD_ISA(16, v16, 16, ST16, _mm_sfence(), )
+YARD_ISA(32, v32, 32, ST32, _mm_sfence(), __attribute__((target("avx2"))))
+YARD_ISA(64, v64, 64, ST64, _mm_sfence(), __attribute__((target("avx512f"))))
 
-__attribute__((target("avx2"))) static void tiles32(const h_stream *s,
-                                                   size_t t0, size_t t1)
-{
-    STREAM_BODY(v32, 32, ST32, _mm_sfence())
-}
-
-__attribute__((target("avx512f"))) static void tiles64(const h_stream *s,
-                                                      size_t t0, size_t t1)
-{
-    STREAM_BODY(v64, 64, ST64, _mm_sfence())
-}
+static yard_fn *const fns[3][H_Y_COUNT] = {
+    {fused16, tiled16, copy16},
+    {fused32, tiled32, copy32},
+    {fused64, tiled64, copy64},
+};
 
 static int vec_width(void)
 {
@@ -144,31 +264,24 @@ static int vec_width(void)
          : __builtin_cpu_supports("avx2")    ? 32 : 16;
 }
 
-void h_stream_tiles(const h_stream *s, size_t t0, size_t t1)
-{
-    if (vw == 64)
-        tiles64(s, t0, t1);
-    else if (vw == 32)
-        tiles32(s, t0, t1);
-    else
-        tiles16(s, t0, t1);
-}
-
 const char *h_stream_isa(void)
 {
     const int w = vec_width();
     return w == 64 ? "avx512" : w == 32 ? "avx2" : "sse2";
 }
 #else
+#define ST_PLAIN(p, v) memcpy((p), &(v), 16)
+YARD_ISA(16, v16, 16, ST_PLAIN, (void)0, )
+
+static yard_fn *const fns[3][H_Y_COUNT] = {
+    {fused16, tiled16, copy16},
+    {fused16, tiled16, copy16},
+    {fused16, tiled16, copy16},
+};
+
 static int vec_width(void)
 {
     return 16;
-}
-
-#define ST_PLAIN(p, v) memcpy((p), &(v), 16)
-void h_stream_tiles(const h_stream *s, size_t t0, size_t t1)
-{
-    STREAM_BODY(v16, 16, ST_PLAIN, (void)0)
 }
 
 const char *h_stream_isa(void)
@@ -176,3 +289,8 @@ const char *h_stream_isa(void)
     return "generic";
 }
 #endif
+
+void h_stream_tiles(const h_stream *s, int strategy, size_t t0, size_t t1)
+{
+    fns[vw == 64 ? 2 : vw == 32 ? 1 : 0][strategy](s, t0, t1);
+}
