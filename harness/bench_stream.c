@@ -17,7 +17,10 @@
 #include <immintrin.h>
 #endif
 
-#define TILE_OUT 16384 /* output bytes per tile: a multiple of 8 vectors */
+/* Output bytes per tile, the unit the threads split: opt's least chunk
+ * (chunk_min), so that both split a call alike.  Tiles of 16 KiB measured
+ * 4% slower than one pass on 1 Mi f16/i8 in cache (the restarts). */
+#define TILE_OUT ((size_t)256 << 10)
 #define STEP 1024      /* tiled: output bytes per step */
 
 static int vec_width(void);
