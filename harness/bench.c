@@ -47,6 +47,7 @@ static int nworks;
 static const sel_impl *ext[MAX_IMPLS];
 static int next_impl;
 static double budget_s = 2.5;
+static int min_rounds = 7; /* --quick: 5 */
 static int64_t ref_max = 1 << 20;
 
 /* "4096x1" -> dims; "_" -> rank 0. */
@@ -115,13 +116,15 @@ static void *alloc(size_t bytes)
     return p;
 }
 
-/* Deterministic bytes (no clock): xorshift from a fixed seed. */
+/* Deterministic bytes (no clock): xorshift from a fixed seed, eight bytes
+ * a step (one a step took a second per 64 Mi f32 workload). */
 static void fill(uint8_t *p, size_t n, uint64_t seed, int bool01)
 {
     uint64_t x = seed * 0x9e3779b97f4a7c15u | 1;
     for (size_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        p[i] = bool01 ? (uint8_t)(x >> 40 & 1) : (uint8_t)(x >> 32);
+        if (i % 8 == 0)
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p[i] = (uint8_t)(x >> i % 8 * 8) & (bool01 ? 1 : 0xff);
     }
 }
 
@@ -310,7 +313,7 @@ static void bench(workload *w)
         cost += rs[i].slow ? 0 : rs[i].est * (double)rs[i].batch;
         slow_cost += rs[i].slow ? rs[i].est * (double)rs[i].batch : 0;
     }
-    rounds = clamp_rounds(budget_s * 1e9 / cost, 7);
+    rounds = clamp_rounds(budget_s * 1e9 / cost, min_rounds);
     slow_rounds = slow_cost > 0 ? clamp_rounds(budget_s * 1e9 / slow_cost, 3) : 0;
     for (int phase = 0; phase < 2; phase++)
         for (int r = 0; r < (phase ? slow_rounds : rounds); r++)
@@ -437,7 +440,7 @@ int main(int argc, char **argv)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--quick")) { budget_s = 0.15; continue; }
+        if (!strcmp(a, "--quick")) { budget_s = 0.15, min_rounds = 5; continue; }
         if (!strcmp(a, "--min")) { use_min = 1; continue; }
         if (!strcmp(a, "--yardsticks")) { all_yards = 1; continue; }
         if (!strcmp(a, "--kernels")) { h_bench_kernels(); return 0; }
@@ -489,8 +492,8 @@ int main(int argc, char **argv)
            h_stream_isa(), opt_threads(), tu.parallel_min >> 10, tu.nt_min >> 20);
     printf("# yardsticks (no select, the bytes of the call, same store policy and pool as opt):\n"
            "#   fused: all streams advance together per output vector (dst = then ^ else ^ "
-           "cond); tiled: per KiB of dst,\n#   each input's share in turn; copy: memcpy of "
-           "then (or else), the others' shares read per 16 KiB\n");
+           "cond); tiled: per KiB of dst,\n#   each input's share in turn; copy: per 256 KiB "
+           "of dst, the other inputs' shares, then memcpy of then (or else)\n");
     printf("# %s over interleaved rounds; GB/s = (bytes read + written, broadcast inputs "
            "once) / time;\n# stream = GB/s of the fastest yardstick at the same thread "
            "count (its name in the last column);\n# ratio = median over rounds of that "
