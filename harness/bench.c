@@ -21,7 +21,7 @@
 #include "opt.h"
 #include "ref.h"
 
-#define MAX_ROUNDS 201
+#define MAX_ROUNDS H_MAX_SAMPLES
 #define MAX_IMPLS 4
 #define MAX_RUNNERS (2 * H_Y_COUNT + 3 + MAX_IMPLS) /* yardsticks, ref, opt */
 
@@ -106,28 +106,6 @@ static int64_t count(const int64_t *d, int32_t r)
     return n;
 }
 
-static void *alloc(size_t bytes)
-{
-    void *p = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-    if (!p) {
-        fprintf(stderr, "bench: out of memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
-/* Deterministic bytes (no clock): xorshift from a fixed seed, eight bytes
- * a step (one a step took a second per 64 Mi f32 workload). */
-static void fill(uint8_t *p, size_t n, uint64_t seed, int bool01)
-{
-    uint64_t x = seed * 0x9e3779b97f4a7c15u | 1;
-    for (size_t i = 0; i < n; i++) {
-        if (i % 8 == 0)
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        p[i] = (uint8_t)(x >> i % 8 * 8) & (bool01 ? 1 : 0xff);
-    }
-}
-
 typedef struct call {
     sel_tensor t[4];
     sel_broadcast b;
@@ -179,32 +157,8 @@ static int run(runner *r, call *c)
     return r->impl->execute(&c->t[0], &c->t[1], &c->t[2], c->b, &c->t[3]);
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int use_min;   /* --min: the fastest round instead of the median */
 static int all_yards; /* --yardsticks: print every strategy's rows */
-
-/* The median (or with --min the least) of v[0..n), v left as it was. */
-static double median(const double *v, int n)
-{
-    double s[MAX_ROUNDS];
-    memcpy(s, v, sizeof *v * (size_t)n);
-    qsort(s, (size_t)n, sizeof *s, cmpd);
-    if (use_min)
-        return s[0];
-    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
-static void fmt_time(char *s, size_t n, double ns)
-{
-    if (ns < 1e3) snprintf(s, n, "%.1f ns", ns);
-    else if (ns < 1e6) snprintf(s, n, "%.2f us", ns / 1e3);
-    else snprintf(s, n, "%.3f ms", ns / 1e6);
-}
 
 /* Odd (a true median), at least lo, at most MAX_ROUNDS. */
 static int clamp_rounds(double r, int lo)
@@ -253,11 +207,11 @@ static void bench(workload *w)
     }
     for (int k = 0; k < 4; k++) {
         const size_t b = (size_t)n[k] * (k ? es : 1);
-        buf[k] = alloc(b);
+        buf[k] = h_alloc(b);
         c.t[k].data = buf[k];
         c.bytes += b;
         if (k < 3)
-            fill(buf[k], b, (uint64_t)k + 1, k == 0);
+            h_fill(buf[k], b, (uint64_t)k + 1, k == 0);
         else
             memset(buf[k], 0, b); /* first touch outside the timing */
     }
@@ -331,7 +285,7 @@ static void bench(workload *w)
     /* opt must still be right: compare with the reference where it ran. */
     if (n[3] <= ref_max && n[3] > 0) {
         const size_t b = (size_t)n[3] * es;
-        check = alloc(b);
+        check = h_alloc(b);
         memcpy(check, buf[3], b);
         ref_impl()->execute(&c.t[0], &c.t[1], &c.t[2], c.b, &c.t[3]);
         opt_threads_force(1);
@@ -349,7 +303,7 @@ static void bench(workload *w)
      * median there (an ext impl, threads "-", is compared at 1 thread). */
     for (int i = 0; i < nr; i++) {
         int *t = &win[rs[i].threads == 2];
-        rs[i].med = median(rs[i].samples, rs[i].slow ? slow_rounds : rounds);
+        rs[i].med = h_median(rs[i].samples, rs[i].slow ? slow_rounds : rounds, use_min);
         if (rs[i].kind == R_STREAM && (*t < 0 || rs[i].med < rs[*t].med))
             *t = i;
     }
@@ -367,9 +321,9 @@ static void bench(workload *w)
         if (!rs[i].slow && !use_min) {
             for (int r = 0; r < rounds; r++)
                 per[r] = rs[st].samples[r] / rs[i].samples[r];
-            ratio = median(per, rounds);
+            ratio = h_median(per, rounds, 0);
         }
-        fmt_time(tm, sizeof tm, med);
+        h_fmt_time(tm, sizeof tm, med);
         snprintf(th, sizeof th, rs[i].threads ? "%d" : "-", rs[i].threads);
         if (csv)
             fprintf(csv, "%s,%s,%s,%lld,%zu,%.1f,%.3f,%.3f,%.4f,%d,%s\n", w->name,

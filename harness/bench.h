@@ -1,5 +1,5 @@
 /* bench.h - what the benchmark's files share (harness/bench*.c): the
- * streaming yardsticks and the timer.  Not part of any interface.
+ * streaming yardsticks and the helpers.  Not part of any interface.
  */
 #ifndef H_BENCH_H
 #define H_BENCH_H
@@ -48,7 +48,16 @@ const char *h_stream_isa(void);
 /* bench --kernels: every kernel of opt's table on rows in cache. */
 void h_bench_kernels(void);
 
-/* Monotonic clock in nanoseconds. */
+/* bench_util.c.  Monotonic clock in nanoseconds. */
 double h_now_ns(void);
+/* The median (least: the least) of v[0..n), v left as it was; n is
+ * 1..H_MAX_SAMPLES. */
+#define H_MAX_SAMPLES 201
+double h_median(const double *v, int n, int least);
+void h_fmt_time(char *s, size_t n, double ns); /* "463.9 ns", "8.07 us" */
+/* 4096-aligned (a whole number of pages); exits when out of memory. */
+void *h_alloc(size_t bytes);
+/* Deterministic bytes from a seed (no clock); bool01: each 0 or 1. */
+void h_fill(uint8_t *p, size_t n, uint64_t seed, int bool01);
 
 #endif

@@ -4,7 +4,8 @@
 # yardstick strategy's rows; --kernels times every kernel of opt's table in
 # cache instead).  CSV (every strategy's rows) lands in $(O)/bench.csv.
 
-H_BENCH_SRC := harness/bench.c harness/bench_stream.c harness/bench_kernels.c
+H_BENCH_SRC := harness/bench.c harness/bench_stream.c harness/bench_kernels.c \
+               harness/bench_util.c
 $(O)/bench: $(H_BENCH_SRC) harness/bench.h $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
 	$(CC) $(CFLAGS_ALL) -Iopt -Iref -pthread $(H_BENCH_SRC) \
 	    $(O)/libselect_opt.a $(O)/libselect_ref.a -ldl $(LDFLAGS_ALL) -o $@

@@ -8,7 +8,6 @@
  * element when broadcast) read, dst written.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -25,12 +24,6 @@ typedef struct krow {
     {#isa "/x" #bits "_" #kind, OPT_ISA_##isa,                               \
      bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3, OPT_K_##kind},
 static const krow rows[] = {OPT_KERNELS(KROW)};
-
-static int cmpd(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 void h_bench_kernels(void)
 {
@@ -66,7 +59,7 @@ void h_bench_kernels(void)
                 fn(ROW, c, t, e, d, 0);
             s[i] = (h_now_ns() - t0) / 64;
         }
-        qsort(s, 31, sizeof s[0], cmpd);
-        printf("%-26s %8d %7.1f ns %8.2f\n", k->name, ROW, s[15], bytes / s[15]);
+        s[0] = h_median(s, 31, 0);
+        printf("%-26s %8d %7.1f ns %8.2f\n", k->name, ROW, s[0], bytes / s[0]);
     }
 }

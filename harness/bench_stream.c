@@ -9,7 +9,6 @@
  * and then from cache.  Every load reaches a store, so none can be dropped.
  */
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 
@@ -55,13 +54,6 @@ const char *h_stream_name(int strategy)
 {
     static const char *const names[H_Y_COUNT] = {"fused", "tiled", "copy"};
     return strategy >= 0 && strategy < H_Y_COUNT ? names[strategy] : "?";
-}
-
-double h_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 /* Where tile t of n starts in a buffer of `bytes` (proportional). */
