@@ -74,8 +74,8 @@ static size_t tile_out(const h_stream *s, size_t t, size_t *on)
 
 /* The three strategies for one vector type V of VB bytes; TGT is its target
  * attribute, STREAM stores one aligned vector non-temporally. */
-#define YARD_ISA(sfx, V, VB, STREAM, FENCE, TGT)                              \
-    /* XORs n bytes at p into *acc (the loads stay alive through it). */    \
+#define YARD_ISA(sfx, V, VB, STREAM, FENCE, TGT)                             \
+    /* XORs n bytes at p into *acc (the loads stay alive through it). */     \
     TGT static AI void fold##sfx(V *acc, const uint8_t *p, size_t n)         \
     {                                                                        \
         uint64_t w = 0, x;                                                   \
@@ -98,11 +98,11 @@ static size_t tile_out(const h_stream *s, size_t t, size_t *on)
         else                                                                 \
             memcpy(d, &x, VB);                                               \
     }                                                                        \
-    /* fused: one output vector at a time, reading VB / W cond bytes (W =  \
-     * the element size: the cond of one vector's elements) and VB of then \
-     * and else, as a Select kernel does (one 64-byte cond load per four    \
-     * f32 vectors measured 2-7% slower at DRAM sizes); st[k] is 0 for an   \
-     * input whose tile slice was folded into the vector at p[k]. */        \
+    /* fused: one output vector at a time, reading VB / W cond bytes (W =    \
+     * the element size: the cond of one vector's elements) and VB of then   \
+     * and else, as a Select kernel does (one 64-byte cond load per four     \
+     * f32 vectors measured 2-7% slower at DRAM sizes); st[k] is 0 for an    \
+     * input whose tile slice was folded into the vector at p[k]. */         \
     TGT static AI void vectors##sfx(const uint8_t *const p[3],               \
                                     const size_t st[3], uint8_t *d,          \
                                     size_t on, const size_t W, const int nt) \
@@ -115,8 +115,8 @@ static size_t tile_out(const h_stream *s, size_t t, size_t *on)
             memcpy(&tv, t, VB), memcpy(&ev, e, VB);                          \
             put##sfx(d + i, tv ^ ev ^ cload##sfx(c, VB / W), nt);            \
         }                                                                    \
-        if (i < on) { /* fewer than VB bytes: whole elements, so on - i is  \
-                       * a multiple of W */                                 \
+        if (i < on) { /* fewer than VB bytes: whole elements, so on - i is   \
+                       * a multiple of W */                                  \
             const size_t r = on - i;                                         \
             V cv, tv, ev;                                                    \
             memset(&cv, 0, VB), memset(&tv, 0, VB), memset(&ev, 0, VB);      \
@@ -151,21 +151,21 @@ static size_t tile_out(const h_stream *s, size_t t, size_t *on)
             }                                                                \
             /* Constant W and nt: each call is its own loop. */              \
             if (nt)                                                          \
-                es == 1   ? vectors##sfx(p, st, d, on, 1, 1)                   \
-                : es == 2 ? vectors##sfx(p, st, d, on, 2, 1)                   \
-                : es == 4 ? vectors##sfx(p, st, d, on, 4, 1)                   \
-                          : vectors##sfx(p, st, d, on, 8, 1);                  \
+                es == 1   ? vectors##sfx(p, st, d, on, 1, 1)                 \
+                : es == 2 ? vectors##sfx(p, st, d, on, 2, 1)                 \
+                : es == 4 ? vectors##sfx(p, st, d, on, 4, 1)                 \
+                          : vectors##sfx(p, st, d, on, 8, 1);                \
             else                                                             \
-                es == 1   ? vectors##sfx(p, st, d, on, 1, 0)                   \
-                : es == 2 ? vectors##sfx(p, st, d, on, 2, 0)                   \
-                : es == 4 ? vectors##sfx(p, st, d, on, 4, 0)                   \
-                          : vectors##sfx(p, st, d, on, 8, 0);                  \
+                es == 1   ? vectors##sfx(p, st, d, on, 1, 0)                 \
+                : es == 2 ? vectors##sfx(p, st, d, on, 2, 0)                 \
+                : es == 4 ? vectors##sfx(p, st, d, on, 4, 0)                 \
+                          : vectors##sfx(p, st, d, on, 8, 0);                \
         }                                                                    \
         if (nt)                                                              \
             FENCE;                                                           \
     }                                                                        \
-    /* tiled: per STEP bytes of dst, each input's share in turn, folded;    \
-     * then the fold stored over the step. */                               \
+    /* tiled: per STEP bytes of dst, each input's share in turn, folded;     \
+     * then the fold stored over the step. */                                \
     TGT static void tiled##sfx(const h_stream *s, size_t t0, size_t t1)      \
     {                                                                        \
         const int nt = s->nt && (uintptr_t)s->out % VB == 0;                 \
@@ -199,8 +199,8 @@ static size_t tile_out(const h_stream *s, size_t t, size_t *on)
         if (nt)                                                              \
             FENCE;                                                           \
     }                                                                        \
-    /* copy: the other inputs' shares folded, then glibc's memcpy of the    \
-     * big input's share (its own store policy); the fold goes into dst. */ \
+    /* copy: the other inputs' shares folded, then glibc's memcpy of the     \
+     * big input's share (its own store policy); the fold goes into dst. */  \
     TGT static void copy##sfx(const h_stream *s, size_t t0, size_t t1)       \
     {                                                                        \
         for (size_t t = t0; t < t1; t++) {                                   \
