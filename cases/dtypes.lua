@@ -35,6 +35,19 @@ case{ id = "every_dtype_none", rules = {"DT-PROFILE-1", "BC-NONE-1"},
 case{ id = "every_dtype_scalar", rules = {"DT-PROFILE-1", "SHAPE-RANK0-1"},
       shapes = "_:_:_", values = "special", expect = {} }
 
+-- A dtype the profile does not allow (DT-PROFILE-1): onednn has only f32,
+-- bf16 and f16; openvino no boolean data.  The profile calls these invalid
+-- (SEL_ERR_DTYPE); an implementation that handles them anyway is TODO
+-- "lenient" (a failure under --strict), one that declines them in
+-- supports() is a SKIP.
+case{ id = "outside_onednn", rules = {"DT-PROFILE-1"}, profiles = {"onednn"},
+      dtypes = {"f64", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8",
+                "u64", "u32", "u16", "u8", "boolean"},
+      shapes = "2x3:2x3:2x3", expect = "invalid" }
+case{ id = "outside_openvino", rules = {"DT-PROFILE-1", "DT-BOOLDATA-1"},
+      profiles = {"openvino"}, dtypes = {"boolean"},
+      shapes = "2x3:2x3:2x3", expect = "invalid" }
+
 -- boolean then/else (ONNX, numpy): only the `where` profile allows them.
 case{ id = "boolean_data", rules = {"DT-BOOLDATA-1"}, dtypes = {"boolean"},
       shapes = "4x4:4x4:1x4", values = "patterns", cond = "alternating",

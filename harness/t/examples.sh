@@ -47,7 +47,7 @@ rc=$(cat "$tmp/minimal_oddtail.rc")
 [ "$rc" = 1 ] || fail "minimal_oddtail: exit $rc, want 1"
 complete "$tmp/minimal_oddtail.tap"
 awk '
-/^not ok / { n++; name = $0; idx = ""; mm = ""; msg = "" }
+/^not ok / && !/ # TODO / { n++; name = $0; idx = ""; mm = ""; msg = "" }
 /^  message: / { msg = $0 }
 /^    index: / { idx = $2 }
 /^  mismatches: / { mm = $2 }
@@ -72,7 +72,8 @@ awk '
     d = $0; sub(/^(not )?ok [0-9]+ - /, "", d); split(d, f, " ")
     k = split(f[2], s, ":"); r0 = 0
     for (i = 1; i <= k; i++) if (s[i] == "_") r0 = 1
-    failed = $0 ~ /^not ok/; pending = failed; crashes += failed; zeros += r0
+    failed = $0 ~ /^not ok/ && $0 !~ / # TODO /  # TODO lines are not failures
+    pending = failed; crashes += failed; zeros += r0
     if (r0 != failed) { print (r0 ? "rank 0 but no crash: " : "failed without rank 0: ") $0; bad++ }
 }
 /^  message: / && pending {
@@ -86,6 +87,6 @@ if [ "$fails" != 0 ]; then
     echo "check-examples: $fails failure(s); outputs in $tmp" >&2
     exit 1
 fi
-odd=$(grep -c '^not ok' "$tmp/minimal_oddtail.tap")
-r0=$(grep -c '^not ok' "$tmp/minimal_rank0crash.tap")
+odd=$(grep '^not ok' "$tmp/minimal_oddtail.tap" | grep -vc ' # TODO ')
+r0=$(grep '^not ok' "$tmp/minimal_rank0crash.tap" | grep -vc ' # TODO ')
 echo "check-examples: minimal passes $total tests; odd tail caught in $odd (each at its last element); rank-0 crash reported in exactly its $r0 rank-0 tests"
