@@ -69,6 +69,7 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     size_t es, bytes;
     int32_t i;
     int s, k;
+    const sel_tensor *t[3];
     const unsigned char *c, *x, *y;
     unsigned char *d;
 
@@ -77,26 +78,24 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     if ((s = ref_check_inputs(cond, then_, else_, b, dst, &out, in)))
         return s;
 
+    t[0] = cond, t[1] = then_, t[2] = else_;
     count = ref_count(&out);
     es = sel_dtype_size(then_->dtype);
     bytes = (size_t)count * es;
     for (k = 0; k < 3; k++) /* ARG-NULL-1: data of a non-empty tensor */
-        if (!(k == 0 ? cond : k == 1 ? then_ : else_)->data &&
-            ref_count(&in[k].shape) != 0)
+        if (!t[k]->data && ref_count(&in[k].shape) != 0)
             return SEL_ERR_ARG;
     if (count == 0)
         return SEL_OK; /* IO-ZERO-1 */
     if (!dst->data)
         return SEL_ERR_ARG;
     /* IO-ALIAS-2: dst may meet then or else only as the same buffer with
-     * dst's shape (IO-ALIAS-1), and never cond. */
-    if (overlaps(dst->data, bytes, cond->data, (size_t)ref_count(&in[0].shape)))
-        return SEL_ERR_ARG;
-    for (k = 1; k < 3; k++) {
-        const sel_tensor *t = k == 1 ? then_ : else_;
-        size_t tb = (size_t)ref_count(&in[k].shape) * es;
-        if (overlaps(dst->data, bytes, t->data, tb) &&
-            !(dst->data == t->data && ref_same_shape(&in[k].shape, &out)))
+     * dst's shape (IO-ALIAS-1), and never cond (1 byte per element). */
+    for (k = 0; k < 3; k++) {
+        size_t tb = (size_t)ref_count(&in[k].shape) * (k ? es : 1);
+        int in_place = k != 0 && dst->data == t[k]->data &&
+                       ref_same_shape(&in[k].shape, &out);
+        if (overlaps(dst->data, bytes, t[k]->data, tb) && !in_place)
             return SEL_ERR_ARG;
     }
 
