@@ -41,11 +41,12 @@ endif
 include ref/build.mk
 include opt/build.mk
 include harness/build.mk
+include harness/t/build.mk
+include harness/bench/build.mk
+include harness/diff/build.mk
+include harness/ffi/build.mk
 include examples/build.mk
 include cases/build.mk
-include harness/bench.mk
-include harness/ffi.mk
-include harness/fuzz.mk
 
 # After the fragments, so that $(ALL) is complete.
 all: $(ALL)

@@ -1,21 +1,12 @@
 # cases/build.mk - the suite's own checks: every rule of spec/select.md has a
 # case (check-cases-coverage), and every deliberately broken implementation
-# of examples/broken/ is caught (check-cases-broken, cases/t/broken.sh).
+# of examples/broken/ (built by examples/build.mk) is caught
+# (check-cases-broken, cases/t/broken.sh).  `make check-cases` runs them.
 
-# One library per bug, all from examples/broken/broken.c; `none` is the
-# same source without a bug and must pass what the others fail.
-BROKEN_BUGS := nan_canon negzero cond_eq1 float_unselected blend bidir_cond \
-               pdpd_cond_axis zero_one swap_bcast dense tail
-BROKEN_LIBS := $(patsubst %,$(O)/broken/lib%.so,none $(BROKEN_BUGS))
-
-$(O)/broken/lib%.so: examples/broken/broken.c spec/select.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -DBUG=$* -shared $< $(LDFLAGS_ALL) -o $@
-
-ALL += $(BROKEN_LIBS)
-
-.PHONY: check-cases-coverage check-cases-broken
-CHECK += check-cases-coverage check-cases-broken
+.PHONY: check-cases check-cases-coverage check-cases-broken
+CHECK_CASES := check-cases-coverage check-cases-broken
+CHECK += $(CHECK_CASES)
+check-cases: $(CHECK_CASES)
 
 # Every rule has at least one case and no case names an unknown rule.
 check-cases-coverage: $(O)/selcheck

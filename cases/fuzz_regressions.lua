@@ -1,4 +1,4 @@
--- fuzz_regressions.lua - inputs the fuzzer (harness/fuzz_select.c) found,
+-- fuzz_regressions.lua - inputs the fuzzer (harness/diff/fuzz_select.c) found,
 -- decoded into cases so that every implementation meets them, not only the
 -- two the fuzzer compares.  One block per finding, with what it broke.
 

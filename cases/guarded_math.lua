@@ -1,6 +1,6 @@
 -- guarded_math.lua - Select as graphs use it, to guard math: the operand
 -- is real math (SLEEF's log, sqrt, exp, sin, tanh on a ramp that crosses
--- each function's domain edges, harness/FFI.md), the cond is computed by
+-- each function's domain edges, harness/ffi/README.md), the cond is computed by
 -- a fill function from that operand the way the graph's comparison would
 -- (log(x) is NaN exactly where x < 0 and -inf where x = 0), and a check
 -- function asserts what the guard is for: no NaN or infinity gets

@@ -1,7 +1,8 @@
 # examples/build.mk - the example third-party implementation and its two
 # deliberately broken copies (same source, one -D macro each), and the
-# check that selcheck passes the first and catches the others exactly.
-# (examples/broken/ belongs to cases/build.mk.)
+# check that selcheck passes the first and catches the others exactly; the
+# broken implementations of examples/broken/ (cases/build.mk checks that
+# the suite catches each).  `make check-examples` runs this folder.
 
 EX_VARIANTS := minimal minimal_oddtail minimal_rank0crash
 EX_LIBS := $(EX_VARIANTS:%=$(O)/examples/lib%.so)
@@ -15,8 +16,22 @@ $(O)/examples/lib%.so: examples/minimal.c spec/select.h
 
 ALL += $(EX_LIBS)
 
-.PHONY: check-examples
-CHECK += check-examples
+# One library per bug, all from examples/broken/broken.c; `none` is the
+# same source without a bug and must pass what the others fail.
+BROKEN_BUGS := nan_canon negzero cond_eq1 float_unselected blend bidir_cond \
+               pdpd_cond_axis zero_one swap_bcast dense tail
+BROKEN_LIBS := $(patsubst %,$(O)/broken/lib%.so,none $(BROKEN_BUGS))
 
-check-examples: $(O)/selcheck $(EX_LIBS)
-	@sh harness/t/examples.sh $(O)
+$(O)/broken/lib%.so: examples/broken/broken.c spec/select.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -DBUG=$* -shared $< $(LDFLAGS_ALL) -o $@
+
+ALL += $(BROKEN_LIBS)
+
+.PHONY: check-examples check-examples-minimal
+CHECK_EXAMPLES := check-examples-minimal
+CHECK += $(CHECK_EXAMPLES)
+check-examples: $(CHECK_EXAMPLES)
+
+check-examples-minimal: $(O)/selcheck $(EX_LIBS)
+	@sh examples/t/examples.sh $(O)

@@ -1,12 +1,12 @@
 -- explore.lua - pokes at Select implementations through the LuaJIT FFI
--- binding (harness/selcheck.lua): the spec's 3x2 example on the reference
+-- binding (harness/ffi/selcheck.lua): the spec's 3x2 example on the reference
 -- and the optimized backend, then one invalid broadcast, read as a name.
 --
 -- Run from the repo root: luajit examples/explore.lua [O] [--all]
 -- (O is the build directory, default "build").  Exits 1 if a result is
 -- wrong; a backend that is not built is skipped with a message, or is an
 -- error with --all (what `make check-ffi-example` uses).
-package.path = "harness/?.lua;" .. package.path
+package.path = "harness/ffi/?.lua;" .. package.path
 local sel = require "selcheck"
 
 local O, need_all = "build", false

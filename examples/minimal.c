@@ -6,7 +6,7 @@
  * Built as libminimal.so.  The same file with -DBUG_ODD_TAIL (the last
  * element of an odd-sized output is never written) or -DBUG_RANK0_CRASH
  * (a rank-0 input kills the process) gives the two broken copies that
- * `make check` requires selcheck to catch (harness/t/examples.sh).
+ * `make check` requires selcheck to catch (examples/t/examples.sh).
  */
 #include <signal.h>
 #include <string.h>

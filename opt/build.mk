@@ -3,6 +3,8 @@
 # link opt next to ref) and the kernel unit test.
 # Only each ISA's kernel file gets that ISA's -m flags; the rest of opt is
 # plain C and runs on any x86-64 (dispatch picks the level at run time).
+# The ref-vs-opt difftest and fuzzer are harness/diff/build.mk's; `make
+# check-opt` runs this folder's checks.
 
 OPT_X86 := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),1,)
 OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c)
@@ -32,8 +34,8 @@ $(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/libselect_opt.a
 
 ALL += $(O)/libselect_opt.so $(O)/libselect_opt.a $(O)/opt/opt_ktest
 
-.PHONY: check-opt-exports check-opt-kernels check-opt-env
-CHECK += check-opt-exports check-opt-env check-opt-kernels
+.PHONY: check-opt check-opt-exports check-opt-kernels check-opt-env
+CHECK_OPT := check-opt-exports check-opt-env check-opt-kernels
 
 # The library exports sel_get_impl and nothing else of the project.
 check-opt-exports: $(O)/libselect_opt.so
@@ -57,32 +59,11 @@ check-opt-kernels: $(O)/opt/opt_ktest
 	$(O)/opt/opt_ktest > $(O)/opt/opt_ktest.tap || { grep -v '^ok' $(O)/opt/opt_ktest.tap; exit 1; }
 	@echo "check-opt-kernels: $$(grep -c '^ok' $(O)/opt/opt_ktest.tap) ok ($$(grep -c SKIP $(O)/opt/opt_ktest.tap) skipped)"
 
-# The randomized differential test, opt against ref (harness/difftest.c):
-# a bounded slice in `make check` (every ISA level x 1, 2, 3 threads, then
-# concurrent callers), a long run in `make check-long`.
-$(O)/difftest: harness/difftest.c $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
-	$(CC) $(CFLAGS_ALL) -Iopt -Iref -pthread $< $(O)/libselect_opt.a $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
-
-ALL += $(O)/difftest
-DIFF_SEED ?= 1
-DIFF_COUNT ?= $(if $(SAN),2000,10000)
-.PHONY: check-opt-diff check-opt-diff-long
-CHECK += check-opt-diff
-CHECK_LONG += check-opt-diff-long
-
-check-opt-diff: $(O)/difftest
-	$(O)/difftest --seed $(DIFF_SEED) --count $(DIFF_COUNT)
-	$(O)/difftest --seed $(DIFF_SEED) --first $(DIFF_COUNT) --count 2000 --threads 3 --jobs 3
-
-check-opt-diff-long: $(O)/difftest
-	$(O)/difftest --seed $(DIFF_SEED) --first 100000 --count 100000
-	$(O)/difftest --seed $(DIFF_SEED) --first 200000 --count 20000 --threads 2,3 --jobs 4
-
 # The whole case suite against opt at every ISA level this machine runs
 # (levels it cannot run are listed as skipped), with 1, 2 and 3 threads.
 OPT_THREADS_MATRIX ?= 1 2 3
 .PHONY: check-opt-cases
-CHECK += check-opt-cases
+CHECK_OPT += check-opt-cases
 
 check-opt-cases: $(O)/selcheck $(O)/libselect_opt.so $(O)/opt/opt_ktest
 	@run="$$($(O)/opt/opt_ktest --supported)"; \
@@ -96,3 +77,6 @@ check-opt-cases: $(O)/selcheck $(O)/libselect_opt.so $(O)/opt/opt_ktest
 	        tail -1 $(O)/opt/cases-$$isa-t$$t.log; \
 	    done; \
 	done
+
+CHECK += $(CHECK_OPT)
+check-opt: $(CHECK_OPT)

@@ -1,6 +1,6 @@
 /* opt.h - internal interfaces between the files of the optimized backend.
  * Not installed, not exported: libselect_opt.so exports sel_get_impl only.
- * Tests (opt_ktest.c, harness/difftest.c) link the objects and use these.
+ * Tests (opt_ktest.c, harness/diff/difftest.c) link the objects and use these.
  */
 #ifndef OPT_H
 #define OPT_H

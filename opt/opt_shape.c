@@ -1,6 +1,6 @@
 /* opt_shape.c - the optimized backend's own validation and shape inference
  * (opt never includes ref/).  Statuses follow spec/select.md in the order of
- * ERR-ORDER-1; harness/difftest.c checks that they equal the reference's.
+ * ERR-ORDER-1; harness/diff/difftest.c checks that they equal the reference's.
  *
  * Everything here is O(rank) on at most SEL_MAX_RANK dims, with no
  * allocation: it runs on every call, including the 64-element ones.

@@ -20,10 +20,12 @@ $(O)/ref/test_ref: ref/test_ref.c $(O)/libselect_ref.a
 
 ALL += $(O)/libselect_ref.a $(O)/libselect_ref.so $(O)/ref/test_ref
 
-.PHONY: check-ref check-ref-exports check-header
-CHECK += check-header check-ref check-ref-exports
+.PHONY: check-ref check-ref-unit check-ref-exports check-header
+CHECK_REF := check-header check-ref-unit check-ref-exports
+CHECK += $(CHECK_REF)
+check-ref: $(CHECK_REF)
 
-check-ref: $(O)/ref/test_ref
+check-ref-unit: $(O)/ref/test_ref
 	$(O)/ref/test_ref
 
 # The library exports sel_get_impl and nothing else of the project.

@@ -11,7 +11,7 @@ mkdir -p "$tmp"
 fails=0
 
 fail() {
-    echo "check-harness: FAIL: $*" >&2
+    echo "check-harness-run: FAIL: $*" >&2
     fails=$((fails + 1))
 }
 
@@ -108,7 +108,7 @@ done
 cmp -s "$tmp/a" "$tmp/b" || fail "selcheck and selcheck-jit differ on harness/t"
 
 if [ "$fails" != 0 ]; then
-    echo "check-harness: $fails failure(s)" >&2
+    echo "check-harness-run: $fails failure(s)" >&2
     exit 1
 fi
-echo "check-harness: exit codes, script errors, sandbox, --list/--only: all as expected"
+echo "check-harness-run: exit codes, script errors, sandbox, --list/--only: all as expected"

@@ -3,7 +3,7 @@
  * array with that level's vector functions.
  *
  * Compiled once per level with -DLVL_<level> and only that level's ISA
- * flags (harness/ffi.mk), so sleef.h declares its vector functions and
+ * flags (harness/build.mk), so sleef.h declares its vector functions and
  * nothing else in the test is built for an ISA the CPU may lack.  Each
  * build defines h_lvl_<level>(); the caller checks the CPU first.  Levels:
  * cinz purec (scalar, the raw reference), sse2, sse4, avx, avx512fnofma;
@@ -56,7 +56,7 @@ static void STOREF(float *p, vf v) { *p = v; }
 static vd LOADD(const double *p) { return *p; }
 static void STORED(double *p, vd v) { *p = v; }
 #else
-#error "define one LVL_<level> (see harness/ffi.mk)"
+#error "define one LVL_<level> (see harness/build.mk)"
 #endif
 
 /* cinz: deterministic without FMA; finz: deterministic with FMA. */

@@ -1,12 +1,12 @@
 /* fuzz_decode.c - turns fuzz input bytes into one Select call (the layout
- * is t/fuzz_format.h) and prints a decoded case; shared by the libFuzzer
- * target and the reproducer, both built from harness/fuzz_select.c.
+ * is fuzz_format.h) and prints a decoded case; shared by the libFuzzer
+ * target and the reproducer, both built from harness/diff/fuzz_select.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "opt.h"
-#include "t/fuzz_case.h"
+#include "fuzz_case.h"
 
 enum { C, T, E, D, NT = H_FZ_NT }; /* cond, then, else, dst */
 

@@ -2,10 +2,10 @@
 # fuzz_selftest.sh - tests the fuzz target: the reproducer linked against a
 # deliberately broken opt (t/fuzz_broken.c) must report each bug on the seed
 # corpus with the right message, and report nothing without a bug.
-# Usage: sh harness/t/fuzz_selftest.sh O
+# Usage: sh harness/diff/t/fuzz_selftest.sh O
 set -u
 O=${1:-build}
-bin=$O/harness/fuzz_repro_broken
+bin=$O/diff/fuzz_repro_broken
 log=$O/fuzz/selftest.log
 mkdir -p "$O/fuzz"
 fails=0 n=0
@@ -18,7 +18,7 @@ for pair in "tail:execute bytes: dst element" \
             "order:opt SEL_ERR_DTYPE; ERR-ORDER-1 says SEL_ERR_ATTR"; do
     bug=${pair%%:*} want=${pair#*:}
     n=$((n + 1))
-    if FUZZ_BUG=$bug "$bin" harness/fuzz_corpus >"$log" 2>&1; then
+    if FUZZ_BUG=$bug "$bin" harness/diff/fuzz_corpus >"$log" 2>&1; then
         echo "check-fuzz-selftest: bug '$bug' not caught" >&2
         fails=$((fails + 1))
     elif ! grep -q "MISMATCH: .*$want" "$log"; then
@@ -27,7 +27,7 @@ for pair in "tail:execute bytes: dst element" \
         fails=$((fails + 1))
     fi
 done
-FUZZ_BUG= "$bin" harness/fuzz_corpus >"$log" 2>&1 || {
+FUZZ_BUG= "$bin" harness/diff/fuzz_corpus >"$log" 2>&1 || {
     echo "check-fuzz-selftest: a report without any bug:" >&2
     head -5 "$log" >&2
     fails=$((fails + 1))

@@ -1,4 +1,4 @@
-/* bench.h - what the benchmark's files share (harness/bench*.c): the
+/* bench.h - what the benchmark's files share (harness/bench/bench*.c): the
  * streaming yardsticks and the helpers.  Not part of any interface.
  */
 #ifndef H_BENCH_H

@@ -1,7 +1,7 @@
 /* ffi_layout.c - prints the ABI of spec/select.h as the C compiler sees it:
  * every struct's size and alignment, every field's offset, size and kind,
- * every enum and #define value.  harness/t/ffi_layout.lua compares this
- * with the LuaJIT cdef of harness/selcheck.lua.
+ * every enum and #define value.  harness/ffi/t/ffi_layout.lua compares this
+ * with the LuaJIT cdef of harness/ffi/selcheck.lua.
  *
  * Output, one item per line:
  *   struct <name> <size> <align>

@@ -1,4 +1,4 @@
-/* bench_util.c - the benchmark's small helpers (harness/bench*.c): the
+/* bench_util.c - the benchmark's small helpers (harness/bench/bench*.c): the
  * clock, the median of a set of samples, time formatting, and aligned,
  * deterministically filled buffers.
  */

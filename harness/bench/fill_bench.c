@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 {
     static h_suite s;
     static h_profiles p;
-    const char *file = "harness/t/fill_bench.lua";
+    const char *file = "harness/bench/fill_bench.lua";
     int runs = argc > 1 ? atoi(argv[1]) : 5;
     char err[300];
     size_t i, n;

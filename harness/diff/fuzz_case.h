@@ -1,6 +1,6 @@
 /* fuzz_case.h - one decoded fuzz input: the Select call it stands for and
- * the buffers the target builds for it.  t/fuzz_decode.c fills and prints
- * it; harness/fuzz_select.c runs it on ref and opt.
+ * the buffers the target builds for it.  fuzz_decode.c fills and prints
+ * it; harness/diff/fuzz_select.c runs it on ref and opt.
  */
 #ifndef H_FUZZ_CASE_H
 #define H_FUZZ_CASE_H
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "select.h"
-#include "t/fuzz_format.h"
+#include "fuzz_format.h"
 
 /* Tensors are indexed cond 0, then 1, else 2, dst 3 everywhere. */
 #define H_FZ_NT 4

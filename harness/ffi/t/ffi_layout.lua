@@ -1,6 +1,6 @@
--- ffi_layout.lua - checks the LuaJIT cdef of harness/selcheck.lua against
--- the layout the C compiler sees (the output of harness/ffi_layout.c).
--- Usage: luajit harness/t/ffi_layout.lua LAYOUT_FILE [MODULE_DIR]
+-- ffi_layout.lua - checks the LuaJIT cdef of harness/ffi/selcheck.lua against
+-- the layout the C compiler sees (the output of harness/ffi/ffi_layout.c).
+-- Usage: luajit harness/ffi/t/ffi_layout.lua LAYOUT_FILE [MODULE_DIR]
 --
 -- Compared: struct size and alignment; per field its offset, its size and
 -- its kind (i32/u32/i64/u64/ptr); every constant, both ways (a SEL_ name
@@ -16,7 +16,7 @@ if not layout_file then
     io.stderr:write("usage: luajit ffi_layout.lua LAYOUT_FILE [MODULE_DIR]\n")
     os.exit(2)
 end
--- MODULE_DIR (the negative test's mutants) first, then harness/ for
+-- MODULE_DIR (the negative test's mutants) first, then harness/ffi/ for
 -- selcheck_values.lua, which the mutants share.
 local harness_dir = arg[0]:match("^(.*)/t/[^/]*$") or "harness"
 module_dir = module_dir or harness_dir

@@ -1,6 +1,6 @@
 /* fuzz_repro.c - replays fuzz inputs without libFuzzer: each file named on
  * the command line (or each file of a directory) goes through the same
- * decoder and checks as the fuzz target (harness/fuzz_select.c).
+ * decoder and checks as the fuzz target (harness/diff/fuzz_select.c).
  * -v describes every case and its statuses; -t prints each file's time.
  */
 #include <dirent.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "t/fuzz_format.h"
+#include "fuzz_format.h"
 
 static int timing;
 

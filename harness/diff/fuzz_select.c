@@ -1,5 +1,5 @@
 /* fuzz_select.c - the fuzz target: decode the input bytes into one Select
- * call (layout in t/fuzz_format.h), run infer and execute on the reference
+ * call (layout in fuzz_format.h), run infer and execute on the reference
  * and on the optimized backend, and abort on any difference.
  *
  * What must be identical: the status of infer, and on SEL_OK the rank and
@@ -18,7 +18,7 @@
  * backend that reads it anyway is caught.  Otherwise execute is skipped.
  *
  * The same source builds the libFuzzer target (make fuzz) and, without
- * libFuzzer, the reproducer harness/t/fuzz_repro.c links.
+ * libFuzzer, the reproducer harness/diff/fuzz_repro.c links.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@
 
 #include "opt.h"
 #include "ref.h"
-#include "t/fuzz_case.h"
+#include "fuzz_case.h"
 
 /* The implementation compared with the reference: opt, or for the fuzz
  * target's own test a deliberately broken opt (t/fuzz_broken.c). */

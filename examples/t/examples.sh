@@ -4,10 +4,10 @@
 # that skips the last element of odd-sized outputs fails exactly there,
 # with a YAML block naming that element; the copy that crashes on rank-0
 # input is reported as a crash on exactly the rank-0 tests and the run
-# completes.  Usage: sh harness/t/examples.sh O
+# completes.  Usage: sh examples/t/examples.sh O
 set -u
 O=${1:-build}
-tmp=$O/harness/t/examples
+tmp=$O/examples/t
 mkdir -p "$tmp"
 fails=0
 

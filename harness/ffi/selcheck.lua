@@ -5,8 +5,8 @@
 --
 -- The cdef below mirrors spec/select.h by hand; `make check-ffi-layout`
 -- compares every struct size, field offset/size/kind and constant with
--- what the C compiler sees (harness/ffi_layout.c), so it cannot drift
--- unnoticed.  Conventions (harness/FFI.md has the long form):
+-- what the C compiler sees (harness/ffi/ffi_layout.c), so it cannot drift
+-- unnoticed.  Conventions (harness/ffi/README.md has the long form):
 --   * an implementation's error status is returned as nil, "SEL_ERR_..."
 --     (so assert(impl:infer(...)) reads well); misuse of the binding
 --     itself (unknown dtype name, a value the dtype cannot hold) raises

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "opt.h"
-#include "t/fuzz_case.h"
+#include "fuzz_case.h"
 
 const sel_impl *h_fz_broken(void);
 

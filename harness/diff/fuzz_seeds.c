@@ -1,13 +1,13 @@
 /* fuzz_seeds.c - writes the fuzz target's seed corpus: one small binary
  * file per row of the table below, encoded in the layout of
- * t/fuzz_format.h.  Usage: fuzz_seeds DIR (make fuzz-corpus).
+ * fuzz_format.h.  Usage: fuzz_seeds DIR (make fuzz-corpus).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "select.h"
-#include "t/fuzz_format.h"
+#include "fuzz_format.h"
 
 /* One seed.  shapes: "cond:then:else", each dims joined by 'x' ("4x1"),
  * "_" for rank 0, or "R<k>" for BAD_RANK[k].  The header bytes after

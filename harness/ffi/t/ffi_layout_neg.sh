@@ -1,12 +1,12 @@
 #!/bin/sh
 # ffi_layout_neg.sh - proves the FFI layout check can fail: runs it on
-# mutants of harness/selcheck.lua whose cdef differs from spec/select.h and
+# mutants of harness/ffi/selcheck.lua whose cdef differs from spec/select.h and
 # requires each difference to be reported by name.
-# Usage (from the repo root): sh harness/t/ffi_layout_neg.sh LAYOUT_FILE
+# Usage (from the repo root): sh harness/ffi/t/ffi_layout_neg.sh LAYOUT_FILE
 
 layout=$1
 if [ -z "$layout" ] || [ ! -s "$layout" ]; then
-    echo "usage: sh harness/t/ffi_layout_neg.sh LAYOUT_FILE" >&2
+    echo "usage: sh harness/ffi/t/ffi_layout_neg.sh LAYOUT_FILE" >&2
     exit 2
 fi
 LUAJIT=${LUAJIT:-luajit}
@@ -16,8 +16,8 @@ fail=0
 n=0
 
 # Control: an unmodified copy passes, so the mutants fail for their change.
-cp harness/selcheck.lua "$tmp/selcheck.lua"
-if ! $LUAJIT harness/t/ffi_layout.lua "$layout" "$tmp" >"$tmp/out" 2>&1; then
+cp harness/ffi/selcheck.lua "$tmp/selcheck.lua"
+if ! $LUAJIT harness/ffi/t/ffi_layout.lua "$layout" "$tmp" >"$tmp/out" 2>&1; then
     echo "ffi_layout_neg: the unmodified module fails:" >&2
     cat "$tmp/out" >&2
     exit 1
@@ -28,13 +28,13 @@ mutant() {
     name=$1 script=$2
     shift 2
     n=$((n + 1))
-    sed "$script" harness/selcheck.lua >"$tmp/selcheck.lua"
-    if cmp -s harness/selcheck.lua "$tmp/selcheck.lua"; then
+    sed "$script" harness/ffi/selcheck.lua >"$tmp/selcheck.lua"
+    if cmp -s harness/ffi/selcheck.lua "$tmp/selcheck.lua"; then
         echo "ffi_layout_neg: $name: the mutation did not apply" >&2
         fail=1
         return
     fi
-    if $LUAJIT harness/t/ffi_layout.lua "$layout" "$tmp" >"$tmp/out" 2>&1; then
+    if $LUAJIT harness/ffi/t/ffi_layout.lua "$layout" "$tmp" >"$tmp/out" 2>&1; then
         echo "ffi_layout_neg: $name: the check passed a wrong cdef" >&2
         fail=1
         return

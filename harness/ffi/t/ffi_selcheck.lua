@@ -1,8 +1,8 @@
--- ffi_selcheck.lua - unit checks of the FFI binding harness/selcheck.lua:
+-- ffi_selcheck.lua - unit checks of the FFI binding harness/ffi/selcheck.lua:
 -- exact value encoding for every dtype, refusals with readable errors,
 -- and calls into the reference (statuses by name, bits kept, aliasing).
--- Usage (from the repo root): luajit harness/t/ffi_selcheck.lua [O]
-package.path = "harness/?.lua;" .. package.path
+-- Usage (from the repo root): luajit harness/ffi/t/ffi_selcheck.lua [O]
+package.path = "harness/ffi/?.lua;" .. package.path
 local ffi = require "ffi"
 local sel = require "selcheck"
 

@@ -1,5 +1,5 @@
 -- selcheck_values.lua - exact conversion between Lua values and the bits
--- of every element type of spec/select.h, for harness/selcheck.lua.
+-- of every element type of spec/select.h, for harness/ffi/selcheck.lua.
 -- Exact or refused: nothing is rounded, a NaN is only accepted as bits.
 local ffi = require "ffi"
 local bit = require "bit"

@@ -1,5 +1,5 @@
 /* fuzz_format.h - the byte layout the fuzz target decodes (fuzz_select.c)
- * and the seed generator writes (t/fuzz_seeds.c): one table, so the two
+ * and the seed generator writes (fuzz_seeds.c): one table, so the two
  * cannot drift.  Every input is valid; a missing byte reads as 0.
  */
 #ifndef H_FUZZ_FORMAT_H

@@ -1,0 +1,46 @@
+# harness/bench/build.mk - `make bench`: the Select benchmark (bench*.c)
+# and the fill-function throughput of each Lua front end (fill_bench.c).
+# IMPL=path/to/lib.so adds a third-party implementation; BENCH_ARGS passes
+# more options (e.g. --quick, --only attn, --yardsticks to print every
+# yardstick strategy's rows; --kernels times every kernel of opt's table in
+# cache instead).  CSV (every strategy's rows) lands in $(O)/bench.csv.
+
+B_DIR := harness/bench
+B_SRC := $(B_DIR)/bench.c $(B_DIR)/bench_stream.c $(B_DIR)/bench_kernels.c \
+         $(B_DIR)/bench_util.c
+$(O)/bench: $(B_SRC) $(B_DIR)/bench.h $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
+	$(CC) $(CFLAGS_ALL) -Iopt -Iref -pthread $(B_SRC) \
+	    $(O)/libselect_opt.a $(O)/libselect_ref.a -ldl $(LDFLAGS_ALL) -o $@
+
+# Fill functions' throughput under each front end (fill_bench.c running
+# fill_bench.lua), elements per second: selcheck's front-end objects.
+B_FB_OBJ := $(O)/harness/h_case.o $(O)/harness/h_dtype.o $(O)/harness/h_sleef.o
+$(O)/harness/bench/fill_bench: $(B_DIR)/fill_bench.c $(H_LUA54_OBJ) $(B_FB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iharness $^ $(LDFLAGS_ALL) $(H_LUA54_LIBS) $(H_LIBS) -o $@
+$(O)/harness/bench/fill_bench-jit: $(B_DIR)/fill_bench.c $(H_LUAJIT_OBJ) $(B_FB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iharness $^ $(LDFLAGS_ALL) $(H_LUAJIT_LIBS) $(H_LIBS) -o $@
+
+ALL += $(O)/bench $(O)/harness/bench/fill_bench $(O)/harness/bench/fill_bench-jit
+
+.PHONY: bench-select bench-fill check-bench
+BENCH += bench-select bench-fill
+
+bench-select: $(O)/bench
+	$(O)/bench --csv $(O)/bench.csv $(if $(IMPL),--impl $(IMPL)) $(BENCH_ARGS)
+
+bench-fill: $(O)/harness/bench/fill_bench $(O)/harness/bench/fill_bench-jit
+	@$(O)/harness/bench/fill_bench 5
+	@$(O)/harness/bench/fill_bench-jit 5
+
+# The benchmark's own check: a quick run of one workload verifies opt's
+# bytes against the reference (bench exits non-zero on a mismatch).
+CHECK_BENCH := check-bench-verify
+CHECK += $(CHECK_BENCH)
+.PHONY: check-bench-verify
+check-bench: $(CHECK_BENCH)
+check-bench-verify: $(O)/bench
+	@$(O)/bench --quick --budget 0.2 --workload 64x1:1x3:64x3 --workload 2x1x3:1x4x1:2x4x3:f16 >$(O)/bench-check.txt 2>&1 || \
+	    { cat $(O)/bench-check.txt; exit 1; }
+	@echo "check-bench-verify: the benchmark runs and verifies its outputs ($(O)/bench-check.txt)"
