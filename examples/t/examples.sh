@@ -6,15 +6,8 @@
 # input is reported as a crash on exactly the rank-0 tests and the run
 # completes.  Usage: sh examples/t/examples.sh O
 set -u
-O=${1:-build}
-tmp=$O/examples/t
-mkdir -p "$tmp"
-fails=0
-
-fail() {
-    echo "check-examples: FAIL: $*" >&2
-    fails=$((fails + 1))
-}
+. harness/t/lib.sh
+t_init check-examples "${1:-build}" examples/t
 
 # The whole suite, every profile, against libNAME.so; the exit status goes
 # to NAME.rc.  The broken copies run once per test (--fast): their bugs
@@ -83,10 +76,7 @@ awk '
 END { if (crashes == 0) { print "no crash reported"; bad++ } exit bad != 0 }
 ' "$tmp/minimal_rank0crash.tap" >"$tmp/rank0.why" || fail "minimal_rank0crash: $(head -3 "$tmp/rank0.why")"
 
-if [ "$fails" != 0 ]; then
-    echo "check-examples: $fails failure(s); outputs in $tmp" >&2
-    exit 1
-fi
+[ "$fails" = 0 ] || t_done
 odd=$(grep '^not ok' "$tmp/minimal_oddtail.tap" | grep -vc ' # TODO ')
 r0=$(grep '^not ok' "$tmp/minimal_rank0crash.tap" | grep -vc ' # TODO ')
-echo "check-examples: minimal passes $total tests; odd tail caught in $odd (each at its last element); rank-0 crash reported in exactly its $r0 rank-0 tests"
+t_done "minimal passes $total tests; odd tail caught in $odd (each at its last element); rank-0 crash reported in exactly its $r0 rank-0 tests"

@@ -5,17 +5,10 @@
 # from both; a runaway fill stopped (t/custom_hang.lua).
 # Usage: sh harness/t/custom.sh O
 set -u
-O=${1:-build}
+. harness/t/lib.sh
+t_init check-harness-custom "${1:-build}" harness/t/custom
 T=harness/t
 REF=$O/libselect_ref.so
-tmp=$O/harness/t/custom
-mkdir -p "$tmp"
-fails=0
-
-fail() {
-    echo "check-harness-custom: FAIL: $*" >&2
-    fails=$((fails + 1))
-}
 
 # The runaway fill takes 6 s per front end: start both first.
 "$O/selcheck" --timeout 1 --impl "$REF" "$T/custom_hang.lua" \
@@ -80,8 +73,4 @@ grep -q '^ok 2 - custom_hang:after\[f32\]' "$tmp/hang-lua54.tap" ||
 grep -q "^Bail out! selcheck: fill.x of custom_hang:spin\[f32\] ($H:7) ran past its time limit (6 s) in compiled code$" \
     "$tmp/hang-luajit.tap" || fail "selcheck-jit custom_hang.lua: no Bail out! line"
 
-if [ "$fails" = 0 ]; then
-    echo "check-harness-custom: $n fill/check tests pass with the same TAP from both front ends; 20 misuses reported alike; a runaway fill stopped"
-else
-    exit 1
-fi
+t_done "$n fill/check tests pass with the same TAP from both front ends; 20 misuses reported alike; a runaway fill stopped"

@@ -8,9 +8,8 @@
 # same address, profile and digest=... in every run.
 # Usage: sh harness/t/digests.sh O
 set -u
-O=${1:-build}
-tmp=$O/harness/t/digests
-mkdir -p "$tmp"
+. harness/t/lib.sh
+t_init check-harness-digests "${1:-build}" harness/t/digests
 FILES="cases/values.lua cases/custom.lua cases/guarded_math.lua"
 runs=""
 

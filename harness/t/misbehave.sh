@@ -3,11 +3,9 @@
 # reported as a failure with its own reason, and the run ends normally;
 # the reference itself passes the same test.  Usage: sh harness/t/misbehave.sh O
 set -u
-O=${1:-build}
+. harness/t/lib.sh
+t_init check-harness-misbehave "${1:-build}" harness/t/misbehave
 T=harness/t
-tmp=$O/harness/t/misbehave
-mkdir -p "$tmp"
-fails=0
 
 # kind|profile|extended regex the failure's message must match
 while IFS='|' read -r kind profile want; do
@@ -17,8 +15,7 @@ while IFS='|' read -r kind profile want; do
     rc=$?
     msg=$(sed -n 's/^  message: "\(.*\)"$/\1/p' "$out" | head -1)
     if [ "$rc" != 1 ] || ! grep -q '^not ok ' "$out" || ! printf '%s\n' "$msg" | grep -Eq "$want"; then
-        echo "check-harness-misbehave: FAIL: $kind: exit $rc, message '$msg', want /$want/" >&2
-        fails=$((fails + 1))
+        fail "$kind: exit $rc, message '$msg', want /$want/"
     else
         echo "  $kind: $msg"
     fi
@@ -40,9 +37,8 @@ oneway|where|rejected a valid case: infer returned SEL_ERR_SHAPE; valid only und
 LIST
 
 "$O/selcheck" --profile all --impl "$O/libselect_ref.so" "$T/misbehave.lua" >"$tmp/ref.tap" 2>&1 ||
-    { echo "check-harness-misbehave: FAIL: the reference fails misbehave.lua" >&2; fails=$((fails + 1)); }
+    fail "the reference fails misbehave.lua"
 grep -q 'never written (the poison)' "$tmp/unwritten.tap" ||
-    { echo "check-harness-misbehave: FAIL: unwritten: the poison is not named" >&2; fails=$((fails + 1)); }
+    fail "unwritten: the poison is not named"
 
-[ "$fails" = 0 ] || exit 1
-echo "check-harness-misbehave: every misbehaviour reported with its reason; the reference passes"
+t_done "every misbehaviour reported with its reason; the reference passes"

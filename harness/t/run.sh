@@ -3,17 +3,10 @@
 # script errors reported with file and line while the run goes on, the
 # sandbox, --list and --only, the repro line.  Usage: sh harness/t/run.sh O
 set -u
-O=${1:-build}
+. harness/t/lib.sh
+t_init check-harness-run "${1:-build}" harness/t/run
 T=harness/t
 REF=$O/libselect_ref.so
-tmp=$O/harness/t/run
-mkdir -p "$tmp"
-fails=0
-
-fail() {
-    echo "check-harness-run: FAIL: $*" >&2
-    fails=$((fails + 1))
-}
 
 # expect_rc RC DESCRIPTION COMMAND...: the exit status, stdout and stderr
 # land in $tmp/out and $tmp/err.
@@ -107,8 +100,4 @@ done
 "$O/selcheck-jit" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/b" 2>/dev/null
 cmp -s "$tmp/a" "$tmp/b" || fail "selcheck and selcheck-jit differ on harness/t"
 
-if [ "$fails" != 0 ]; then
-    echo "check-harness-run: $fails failure(s)" >&2
-    exit 1
-fi
-echo "check-harness-run: exit codes, script errors, sandbox, --list/--only: all as expected"
+t_done "exit codes, script errors, sandbox, --list/--only: all as expected"
