@@ -83,6 +83,11 @@ check-long: all
 bench: all
 	@$(MAKE) --no-print-directory $(BENCH)
 
+# The tree's shape: files, functions, circles (.ci/house.sh).
+.PHONY: check-house
+check-house: all
+	@sh .ci/house.sh $(O)
+
 # The main job: the whole suite against the optimized backend, and against
 # IMPL=path/to/lib.so when given.  PROFILE picks the profile.
 PROFILE ?= openvino
