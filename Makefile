@@ -45,6 +45,7 @@ include harness/t/build.mk
 include harness/bench/build.mk
 include harness/diff/build.mk
 include harness/ffi/build.mk
+include harness/pkg/build.mk
 include examples/build.mk
 include cases/build.mk
 

@@ -15,6 +15,10 @@
 #ifndef H_HOME
 #define H_HOME "."
 #endif
+/* From harness/pkg/VERSION, the one place the version is written. */
+#ifndef H_VERSION
+#define H_VERSION "unknown"
+#endif
 
 static const char usage[] =
     "usage: selcheck [options] [case files...]\n"
@@ -35,6 +39,7 @@ static const char usage[] =
     "  --fast           one run per test (buffers against a guard page) instead\n"
     "                   of four (also at a guard page's start, misaligned, threads)\n"
     "  --help           this text\n"
+    "  --version        print the version and the Lua it embeds\n"
     "Exit status: 0 all passed, 1 a failure, 2 a usage or setup error.\n"
     "Environment: SELCHECK_HOME, the directory holding spec/ and cases/.\n";
 
@@ -126,6 +131,9 @@ static int parse(int argc, char **argv, h_opts *o)
             break;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("selcheck %s (%s)\n", H_VERSION, h_front_name());
             exit(0);
         } else if (!strcmp(a, "--impl")) {
             if (o->nimpl == H_MAX_IMPLS)
