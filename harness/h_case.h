@@ -97,6 +97,8 @@ typedef struct h_case {
     int has_override[3];
     int32_t override_dt[3];
     int concurrent;
+    int reuse;               /* a second call at the same addresses */
+    uint32_t flags;          /* extra sel_broadcast.flags bits */
     /* fill = {cond=, x=, y=} and check: functions of the script, as
      * handles of the front end that runs them (h_front.h); 0: none.
      * front: the file's interpreter, kept open while its cases run. */

@@ -101,9 +101,7 @@ static uint64_t pattern(const h_dtinfo *f, int which, size_t i)
     int w = f->size * 8;
     uint64_t half = (uint64_t)1 << (w - 1);
 
-    if (f->kind == H_K_BOOL)
-        return (i + (size_t)which) & 1;
-    if (w <= 16)
+    if (w <= 16) /* boolean data too: every byte (DT-BOOLDATA-1) */
         return ((uint64_t)i + (which ? half : 0)) & bits_mask(w);
     return (((uint64_t)i + (which ? half : 0)) * 0x9e3779b97f4a7c15ull) >>
            (64 - w);

@@ -185,7 +185,7 @@ static int compare(const h_point *pt, const h_layout *L, int r, h_verdict *v)
     g = h_load(got + first * es, es);
     poison = 0;
     for (k = 0; k < es; k++)
-        poison |= (uint64_t)(uint8_t)~exp[first * es + k] << (8 * k);
+        poison |= (uint64_t)h_layout_poison(L, r, first * es + k) << (8 * k);
     v->outcome = H_FAIL;
     snprintf(v->reason, sizeof v->reason, "wrong bytes in dst at element %zu "
              "(run %s)", first, h_run_name(L->kinds[r]));

@@ -28,6 +28,7 @@ typedef struct h_layout {
     h_slot dims[H_NT];          /* each tensor's dims, shared by the runs */
     h_gside before[H_GUARDS_MAX], after[H_GUARDS_MAX];
     int kinds[H_RUNS_MAX];
+    uint64_t poison_seed;       /* from --seed and the address (salt 12) */
     uint8_t *end;
 } h_layout;
 
@@ -38,6 +39,9 @@ void h_layout_build(h_layout *L, const h_point *pt, uint8_t *arena,
 /* Damage to inputs, slack or canaries in run r: 0, or 1 with a message. */
 int h_layout_damage(const h_layout *L, const h_point *pt, int r, char *msg,
                     size_t n);
+/* Byte i of the poison dst holds before run r: from poison_seed, never
+ * from the expected bytes; runs 1, 3 get the complement of runs 0, 2, 4. */
+uint8_t h_layout_poison(const h_layout *L, int r, size_t i);
 /* The bytes execute left in dst in run r (NULL when none). */
 const uint8_t *h_layout_dst(const h_layout *L, int r);
 /* A crash at a guard page, in words ("wrote 4 bytes past the end of dst

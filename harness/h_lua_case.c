@@ -14,8 +14,8 @@
 
 static const char *const case_fields[] = {
     "alias", "axis", "btype", "check", "concurrent", "cond", "dst",
-    "dtype_override", "dtypes", "expect", "fill", "id", "mode", "null",
-    "offset", "profiles", "rules", "shapes", "values", NULL};
+    "dtype_override", "dtypes", "expect", "fill", "flags", "id", "mode",
+    "null", "offset", "profiles", "reuse", "rules", "shapes", "values", NULL};
 
 static int get_dtypes(lua_State *L, int idx, h_case *c)
 {
@@ -418,6 +418,19 @@ static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p,
         if (lua_type(L, -1) != LUA_TBOOLEAN)
             h_case_fail(c, "concurrent: want true or false");
         c->concurrent = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "reuse")) {
+        if (lua_type(L, -1) != LUA_TBOOLEAN)
+            h_case_fail(c, "reuse: want true or false");
+        c->reuse = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    if (field(L, t, "flags") && h_lua_int(L, top + 1, &v, c, "flags") == 0) {
+        if (v < 0 || v > 0xffffffffll || (v & SEL_COND_BIDIRECTIONAL))
+            h_case_fail(c, "flags: bits of 32 other than "
+                        "SEL_COND_BIDIRECTIONAL (the profile's)");
+        c->flags = (uint32_t)v;
     }
     lua_pop(L, 1);
     if (field(L, t, "fill"))

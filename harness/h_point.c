@@ -287,6 +287,59 @@ void h_point_describe(h_point *pt, const h_case *c, int32_t dtype)
                  sel_broadcast_name(c->mode));
 }
 
+/* A case that cites BITS-2 claims every pattern of its 8- or 16-bit
+ * dtype: each input of class "patterns" must hold all of them, or the
+ * claim is a script error (a generator that gives boolean data only 0
+ * and 1 would make it silently false). */
+static void check_patterns(h_point *pt)
+{
+    static uint8_t seen[65536 / 8];
+    size_t es, i, n, have;
+    int k;
+
+    if (!h_case_cites(pt->c, "BITS-2"))
+        return;
+    for (k = 1; k < 3 && !pt->error[0]; k++) {
+        es = sel_dtype_size(pt->t[k].dtype);
+        if (pt->c->val[k - 1].cls != H_V_PATTERNS || es < 1 || es > 2)
+            continue;
+        memset(seen, 0, sizeof seen);
+        n = pt->t[k].bytes / es;
+        for (i = 0, have = 0; i < n; i++) {
+            size_t v = (size_t)h_load(pt->data[k] + i * es, es);
+            have += !(seen[v >> 3] >> (v & 7) & 1);
+            seen[v >> 3] |= (uint8_t)(1u << (v & 7));
+        }
+        if (have < ((size_t)1 << (8 * es))) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "cites BITS-2 but holds %zu of the "
+                     "%zu patterns", have, (size_t)1 << (8 * es));
+            h_point_fail(pt, k == 1 ? "then (x) data" : "else (y) data", msg);
+        }
+    }
+}
+
+/* The SHIFT run's offsets, each tensor its own (IO-ALIGN-1): kernels that
+ * pick aligned loads from one pointer's alignment fail when the others
+ * differ.  One of then, else, dst gets an odd offset, another one a
+ * multiple of 2, 4 or 8 that is not a multiple of 16; the rest 0..63.
+ * A case's offset puts every tensor at that one offset. */
+static void pick_shifts(h_point *pt)
+{
+    static const int even[] = {2, 4, 8, 24, 40};
+    h_rng r = h_rng_for(pt->addr, pt->seed, 9);
+    uint64_t x = h_rng_next(&r);
+    int k, odd = 1 + (int)(x % 3), ev = 1 + (odd + (int)(x >> 8) % 2) % 3;
+
+    for (k = 0; k < H_NT; k++)
+        pt->shift[k] = pt->c->offset >= 0 ? pt->c->offset
+                     : (int)(h_rng_next(&r) % 64);
+    if (pt->c->offset >= 0)
+        return;
+    pt->shift[odd] = 1 + 2 * (int)((x >> 16) % 4);
+    pt->shift[ev] = even[(x >> 24) % 5];
+}
+
 void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
                   int32_t dtype, uint64_t seed)
 {
@@ -294,7 +347,6 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     uint8_t *none[H_NT] = {NULL, NULL, NULL, NULL};
     int k, st, early = c->null_what == H_N_TENSOR || c->null_what == H_N_DIMS;
     sel_broadcast other;
-    h_rng r;
     abi a;
 
     memset(pt, 0, sizeof *pt);
@@ -305,9 +357,8 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     h_point_describe(pt, c, dtype);
     pt->b.type = c->has_btype ? c->btype : c->mode;
     pt->b.axis = c->axis;
-    pt->b.flags = pr->bidirectional ? SEL_COND_BIDIRECTIONAL : 0;
-    r = h_rng_for(pt->addr, seed, 9);
-    pt->shift = c->offset >= 0 ? c->offset : 1 + (int)(h_rng_next(&r) % 7);
+    pt->b.flags = (pr->bidirectional ? SEL_COND_BIDIRECTIONAL : 0) | c->flags;
+    pick_shifts(pt);
     for (k = 0; k < 3; k++) {
         pt->t[k].shape = c->shape[k];
         pt->t[k].dtype = c->has_override[k] ? c->override_dt[k]
@@ -318,6 +369,7 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     }
     if (!pt->error[0] && (c->fill[0] || c->fill[1] || c->fill[2]))
         h_point_fill(pt);
+    check_patterns(pt);
     pt->digest = H_FNV_INIT;
     for (k = 0; k < 3; k++)
         pt->digest = h_digest(pt->digest, pt->data[k], pt->t[k].bytes);

@@ -44,7 +44,7 @@ typedef struct h_point {
     int32_t other_rank;    /* ... and its shape, when SEL_OK */
     int64_t other_dims[SEL_MAX_RANK];
     int profile_status;    /* SEL_OK, or what the profile alone rejects */
-    int shift;             /* misalignment of the SHIFT run, 1..63 */
+    int shift[H_NT];       /* each tensor's misalignment in the SHIFT run */
     uint64_t digest;       /* h_digest of the cond, then, else bytes */
     char error[700];       /* set: the point cannot run (script error) */
     char litmsg[400];      /* set: the oracle disagrees with the case */

@@ -13,9 +13,12 @@
 
 /* The runs of one test.  END: every buffer ends at a PROT_NONE page;
  * START: every buffer begins right after one (zero-size data is NULL);
- * SHIFT: buffers 1..7 bytes off alignment between canary bytes; THREAD:
- * two copies executed at once from two threads (IO-THREADS-1). */
-enum h_runkind { H_RUN_END, H_RUN_START, H_RUN_SHIFT, H_RUN_THREAD };
+ * SHIFT: each buffer off alignment by its own amount (h_point.c), between
+ * canary bytes; THREAD:
+ * two copies executed at once from two threads (IO-THREADS-1); AGAIN (under
+ * --fast): END once more, with the second poison. */
+enum h_runkind { H_RUN_END, H_RUN_START, H_RUN_SHIFT, H_RUN_THREAD,
+                 H_RUN_AGAIN };
 #define H_RUNS_MAX 5
 #define H_GUARDS_MAX 40
 

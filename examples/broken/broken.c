@@ -19,6 +19,10 @@
  *   swap_bcast        then and else swapped when one of them is broadcast
  *   dense             broadcast ignored: every input indexed as if dense
  *   tail              the last count % 16 elements of dst are not written
+ *   poison_flip       computes nothing: dst[i] = ~dst[i] (passes wherever
+ *                     the poison is the complement of the expected bytes)
+ *   one_alignment     aligned 16-byte loads of then/else once dst is
+ *                     aligned: assumes every tensor shares dst's alignment
  * Shape inference is shared by all of them and follows spec/select.md.
  */
 #include <stdint.h>
@@ -38,6 +42,8 @@
 #define BUG_swap_bcast 9
 #define BUG_dense 10
 #define BUG_tail 11
+#define BUG_poison_flip 12
+#define BUG_one_alignment 13
 #ifndef BUG
 #error "build with -DBUG=<name>, e.g. -DBUG=none"
 #endif
@@ -289,6 +295,33 @@ static int64_t count(const shape *s)
     return n;
 }
 
+#if IS(one_alignment)
+/* Dense inputs: a scalar head until dst is 16-byte aligned, then a body
+ * of aligned vector loads (movdqa) from then and else at the same
+ * element, which faults when their alignment differs from dst's. */
+typedef unsigned char v16 __attribute__((vector_size(16)));
+static int aligned_body(const sel_tensor *t[3], sel_tensor *dst, size_t es,
+                        size_t n)
+{
+    const unsigned char *c = t[0]->data, *x = t[1]->data, *y = t[2]->data;
+    unsigned char *d = dst->data;
+    size_t i = 0, j, per = 16 / es;
+
+    for (; i < n && ((uintptr_t)(d + i * es) & 15); i++)
+        memcpy(d + i * es, c[i] ? x + i * es : y + i * es, es);
+    for (; i + per <= n; i += per) {
+        v16 m, a = *(const v16 *)(const void *)(x + i * es);
+        v16 b = *(const v16 *)(const void *)(y + i * es);
+        for (j = 0; j < 16; j++)
+            m[j] = c[i + j / es] ? 0xff : 0;
+        *(v16 *)(void *)(d + i * es) = (a & m) | (b & ~m);
+    }
+    for (; i < n; i++)
+        memcpy(d + i * es, c[i] ? x + i * es : y + i * es, es);
+    return SEL_OK;
+}
+#endif
+
 static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y,
                    sel_broadcast b, sel_tensor *dst)
 {
@@ -319,6 +352,16 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
             !(k && dst->data == t[k]->data && same(&in[k], &out)))
             return SEL_ERR_ARG;
     }
+#if IS(poison_flip) /* BUG(poison_flip) */
+    for (nb = (size_t)total * es; nb > 0; nb--)
+        ((unsigned char *)dst->data)[nb - 1] ^= 0xff;
+    return SEL_OK;
+#endif
+#if IS(one_alignment) /* BUG(one_alignment) */
+    if (es >= 2 && same(&in[0], &out) && same(&in[1], &out) &&
+        same(&in[2], &out))
+        return aligned_body(t, dst, es, (size_t)total);
+#endif
 #if IS(pdpd_cond_axis) /* BUG(pdpd_cond_axis): cond at else's axis, */
     if (b.type == SEL_BROADCAST_PDPD && b.axis == -1 && /* where it fits */
         first[2] + in[0].rank <= out.rank) {
