@@ -3,11 +3,17 @@
 # link opt next to ref) and the kernel unit test.
 # Only each ISA's kernel file gets that ISA's -m flags; the rest of opt is
 # plain C and runs on any x86-64 (dispatch picks the level at run time).
+# Which ISA files build follows $(CC)'s target: x86-64 adds SSE2, AVX2 and
+# AVX-512, aarch64 adds NEON, any other architecture builds scalar only
+# (opt/arm64.mk cross-builds and runs the last two under qemu).
 # The ref-vs-opt difftest and fuzzer are harness/diff/build.mk's; `make
 # check-opt` runs this folder's checks.
 
-OPT_X86 := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),1,)
-OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c)
+OPT_MACHINE := $(shell $(CC) -dumpmachine)
+OPT_X86 := $(if $(findstring x86_64,$(OPT_MACHINE)),1,)
+OPT_ARM64 := $(if $(findstring aarch64,$(OPT_MACHINE)),1,)
+OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c) \
+               $(if $(OPT_ARM64),opt/opt_neon.c)
 OPT_SRC := opt/opt_shape.c opt/opt_plan.c opt/opt_dispatch.c opt/opt_pool.c \
            opt/opt_exec.c opt/opt_select.c $(OPT_ISA_SRC)
 OPT_OBJ := $(OPT_SRC:%.c=$(O)/%.o)
@@ -16,6 +22,7 @@ OPT_HDR := opt/opt.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
 OPT_ISAFLAGS_opt_sse2   := -msse2
 OPT_ISAFLAGS_opt_avx2   := -mavx2
 OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl
+OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
 	@mkdir -p $(@D)

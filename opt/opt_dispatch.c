@@ -1,5 +1,6 @@
 /* opt_dispatch.c - which ISA level runs, decided once per process from
- * cpuid and xgetbv, overridable with SEL_ISA=scalar|sse2|avx2|avx512.
+ * cpuid and xgetbv (x86-64; on aarch64 NEON is the baseline and always
+ * runs), overridable with SEL_ISA=<a level of OPT_ISA_LIST>.
  * Holds the kernel table, expanded from OPT_KERNELS.
  *
  * A CPU flag alone is not enough: the OS must also save the wider register
@@ -29,6 +30,9 @@ static const char *const names[] = {
     OPT_ISA_LIST(OPT_ISA_STR)
 #undef OPT_ISA_STR
 };
+/* " scalar sse2 ...": the levels this build knows, for the message. */
+#define OPT_ISA_WORD(i) " " #i
+#define ISA_WORDS OPT_ISA_LIST(OPT_ISA_WORD)
 
 _Static_assert(sizeof table / sizeof table[0] ==
                    OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT,
@@ -77,6 +81,13 @@ static unsigned detect(void)
         ok |= 1u << OPT_ISA_avx512;
     return ok;
 }
+#elif defined(__aarch64__)
+/* Advanced SIMD is part of the AArch64 base architecture (the ABI passes
+ * floats in its registers), so every aarch64 CPU and OS runs it. */
+static unsigned detect(void)
+{
+    return (1u << OPT_ISA_scalar) | (1u << OPT_ISA_neon);
+}
 #else
 static unsigned detect(void)
 {
@@ -106,8 +117,8 @@ static void resolve(void)
         for (i = 0; i < OPT_ISA_COUNT && strcmp(want, names[i]) != 0; i++)
             ;
         if (i == OPT_ISA_COUNT)
-            fprintf(stderr, "libselect_opt: SEL_ISA=%s is not one of "
-                    "scalar sse2 avx2 avx512; using %s\n", want, names[isa]);
+            fprintf(stderr, "libselect_opt: SEL_ISA=%s is not one of"
+                    ISA_WORDS "; using %s\n", want, names[isa]);
         else if (!(supported & (1u << i)))
             fprintf(stderr, "libselect_opt: SEL_ISA=%s: this CPU/OS cannot "
                     "run it; using %s\n", want,

@@ -79,9 +79,12 @@ enum {
 #define OPT_WIDTH_LIST(X) X(8) X(16) X(32) X(64)
 #define OPT_WIDTH_COUNT 4
 
-/* ISA levels, lowest first.  Only the scalar level exists off x86-64. */
+/* ISA levels, lowest first.  Only the scalar level exists off x86-64 and
+ * aarch64 (where NEON is the baseline: every AArch64 CPU has it). */
 #if defined(__x86_64__)
 #define OPT_ISA_LIST(X) X(scalar) X(sse2) X(avx2) X(avx512)
+#elif defined(__aarch64__)
+#define OPT_ISA_LIST(X) X(scalar) X(neon)
 #else
 #define OPT_ISA_LIST(X) X(scalar)
 #endif
@@ -103,6 +106,8 @@ enum {
 #define OPT_KERNELS(X)                                                      \
     OPT_KERNELS_OF_ISA(X, scalar) OPT_KERNELS_OF_ISA(X, sse2)               \
     OPT_KERNELS_OF_ISA(X, avx2) OPT_KERNELS_OF_ISA(X, avx512)
+#elif defined(__aarch64__)
+#define OPT_KERNELS(X) OPT_KERNELS_OF_ISA(X, scalar) OPT_KERNELS_OF_ISA(X, neon)
 #else
 #define OPT_KERNELS(X) OPT_KERNELS_OF_ISA(X, scalar)
 #endif

@@ -177,6 +177,9 @@ static int pool_fork(void)
 int main(int argc, char **argv)
 {
     const size_t nlen = make_lengths();
+    /* qemu-user (7.2) aborts on a thread started in a child forked from a
+     * threaded process: check-arm64 passes --no-fork (a skip, named). */
+    const int no_fork = argc > 1 && !strcmp(argv[1], "--no-fork");
     int isa, wi, kind, nt, tests = 0, failed = 0;
 
     if (argc > 1 && !strcmp(argv[1], "--active")) {
@@ -231,13 +234,19 @@ int main(int argc, char **argv)
         printf("%s %d - pool: each chunk once, 1..5 threads\n",
                bad ? "not ok" : "ok", ++tests);
 #if NO_FORK_THREADS
+        (void)no_fork;
         printf("ok %d - pool: fork # SKIP ThreadSanitizer cannot start threads "
                "after a multi-threaded fork\n", ++tests);
 #else
-        bad = pool_fork();
-        failed += bad;
-        printf("%s %d - pool: calls complete in a fork()ed child\n",
-               bad ? "not ok" : "ok", ++tests);
+        if (no_fork) {
+            printf("ok %d - pool: fork # SKIP --no-fork: the emulator cannot "
+                   "start threads after a multi-threaded fork\n", ++tests);
+        } else {
+            bad = pool_fork();
+            failed += bad;
+            printf("%s %d - pool: calls complete in a fork()ed child\n",
+                   bad ? "not ok" : "ok", ++tests);
+        }
 #endif
     }
     return failed != 0;
