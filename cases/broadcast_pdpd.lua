@@ -16,7 +16,8 @@
 -- A); a B dim that differs; rank(B) > rank(A); explicit axes past the end;
 -- axis < -1.  Trailing 1s of B are not trimmed (BC-PDPD-4, as OpenVINO's
 -- shape inference), so they can push B past A's end.  Zeros: 1 in A
--- yields to 0 in B, 0 against n >= 2 is invalid (BC-NUMPY-4).
+-- yields to 0 in B, 1 in B against 0 in A is invalid (B may not exceed A),
+-- 0 against n >= 2 is invalid (BC-NUMPY-4, BC-PDPD-1).
 
 local DT = {"f32", "u8", "f16", "i64", "bf16", "i32", "u16", "f64"}
 local BASE = {2, 3, 4, 5}
@@ -160,10 +161,19 @@ pdpd("trailing_ones_past_end", {"BC-PDPD-4"}, "3:2x3:1x1", 1, BAD)
 pdpd("trailing_one_cond_past_end", {"BC-PDPD-4", "BC-PDPD-5"}, "3x1:2x3:3", 1, BAD)
 pdpd("trailing_one_auto_mismatch", {"BC-PDPD-4", "BC-PDPD-2"}, "2x3x4:2x3x4:4x1", -1, BAD)
 
--- Zero-size dims (BC-NUMPY-4 applies to every mode).
-pdpd("zero_then_one_else", {"BC-NUMPY-4", "BC-PDPD-1"}, "0x3:0x3:1x3", -1, {0, 3})
+-- Zero-size dims, one way as OpenVINO's PartialShape::broadcast_merge_into
+-- (BC-PDPD-1, D7): a B dim above the A dim fails before merging, so B 1
+-- against A 0 is invalid, while B 0 against A 1 makes A 0; cond merges
+-- after else, into the result so far, so a cond 1 then meets that 0.
+pdpd("zero_then_one_else", {"BC-NUMPY-4", "BC-PDPD-1"}, "0x3:0x3:1x3", -1, BAD)
+pdpd("zero_then_one_else_rank1", {"BC-NUMPY-4", "BC-PDPD-1"}, "_:2x0:1", -1, BAD)
+pdpd("zero_then_one_else_at0", {"BC-NUMPY-4", "BC-PDPD-3"}, "_:0x3:1", 0, BAD)
 pdpd("zero_then_zero_else", {"BC-NUMPY-4", "BC-PDPD-1"}, "0x3:0x3:0x3", -1, {0, 3})
-pdpd("zero_else_one_then", {"BC-NUMPY-4", "BC-PDPD-1"}, "1x3:1x3:0x3", -1, {0, 3})
+pdpd("zero_else_one_then", {"BC-NUMPY-4", "BC-PDPD-5"}, "1x3:1x3:0x3", -1, BAD)
+pdpd("zero_else_one_then_cond_row", {"BC-NUMPY-4", "BC-PDPD-1"}, "3:1x3:0x3", -1, {0, 3})
+pdpd("zero_else_one_then_cond_zero", {"BC-NUMPY-4", "BC-PDPD-1"}, "0x3:1x3:0x3", -1, {0, 3})
+pdpd("zero_else_one_then_cond_scalar", {"BC-NUMPY-4", "BC-PDPD-1"}, "_:1x3:0x3", -1, {0, 3})
+pdpd("one_cond_zero_then", {"BC-NUMPY-4", "BC-PDPD-5"}, "1:2x0:2x0", -1, BAD)
 pdpd("zero_cond_one_result", {"BC-NUMPY-4", "BC-PDPD-5"}, "0:2x1:2x1", -1, {2, 0})
 pdpd("zero_else_vs_3", {"BC-NUMPY-4", "BC-PDPD-1"}, "2x3:2x3:0", -1, BAD)
 pdpd("zero_then_vs_3", {"BC-NUMPY-4", "BC-PDPD-1"}, "0x3:0x3:3x3", -1, BAD)

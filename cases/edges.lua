@@ -56,8 +56,13 @@ for _, z in ipairs(Z) do
 end
 case{ id = "zero_vs_one_reads_nothing", rules = {"IO-ZERO-1", "BC-NUMPY-4"},
       dtypes = {"f32", "u8"}, shapes = "1x1:1x0:1x1", expect = {1, 0} }
+-- pdpd is one way (D7): then's 1 yields to else's 0, and cond, merged
+-- after else, must then be 0 there too (a cond 1 against 0 is invalid).
 case{ id = "zero_pdpd_then_one", rules = {"IO-ZERO-1", "BC-NUMPY-4", "BC-PDPD-1"},
-      mode = "pdpd", dtypes = WIDTH, shapes = "1x1:1x1:0x1", expect = {0, 1} }
+      mode = "pdpd", dtypes = WIDTH, shapes = "0x1:1x1:0x1", expect = {0, 1} }
+case{ id = "zero_pdpd_cond_one", rules = {"BC-NUMPY-4", "BC-PDPD-5"},
+      mode = "pdpd", dtypes = WIDTH, shapes = "1x1:1x1:0x1",
+      expect = {status = "SEL_ERR_SHAPE"} }
 
 -- The maximum rank, all dims 1, and broadcasting at rank 8.
 case{ id = "rank8_dense", rules = {"SHAPE-RANK-1"}, dtypes = WIDTH,

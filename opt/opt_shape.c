@@ -85,8 +85,9 @@ static int numpy_oneway(const opt_dims *res, const opt_dims *c)
 
 /* pdpd: b merges one way into a at axis (BC-PDPD-1..6).  The axis of -1 is
  * computed per merge from b's rank as given, trailing 1s included
- * (BC-PDPD-2, BC-PDPD-4).  a never grows; its only change is a 1 meeting a
- * 0, which becomes 0 (BC-NUMPY-4). */
+ * (BC-PDPD-2, BC-PDPD-4).  a never grows: a b dim above a's fails first
+ * (a b 1 against an a 0 too); a's only change is a 1 meeting a 0, which
+ * becomes 0 (BC-NUMPY-4). */
 static int pdpd_merge(opt_dims *a, const opt_dims *b, int32_t axis,
                       int32_t *first)
 {
@@ -100,8 +101,10 @@ static int pdpd_merge(opt_dims *a, const opt_dims *b, int32_t axis,
         return SEL_ERR_SHAPE; /* BC-PDPD-3 */
     for (i = 0; i < b->rank; i++) {
         int64_t *ad = &a->d[axis + i];
-        if (b->d[i] == 0 && *ad == 1)
-            *ad = 0;
+        if (b->d[i] > *ad)
+            return SEL_ERR_SHAPE; /* BC-PDPD-1 */
+        if (*ad == 1)
+            *ad = b->d[i]; /* BC-NUMPY-4 */
         else if (b->d[i] != 1 && b->d[i] != *ad)
             return SEL_ERR_SHAPE; /* BC-PDPD-1, BC-NUMPY-4 */
     }

@@ -109,10 +109,12 @@ static int fits_oneway(const ref_shape *res, const ref_shape *c)
     return SEL_OK;
 }
 
-/* pdpd: the smaller shape b merges one way into a (BC-PDPD-1): each b dim
- * equals a's or is 1; b never widens a, but a 1 in a yields to a 0 in b
- * (BC-NUMPY-4, as OpenVINO's shape inference does).  Trailing 1s of b are
- * kept (BC-PDPD-4).  Sets *first to the output axis of b's axis 0. */
+/* pdpd: the smaller shape b merges one way into a (BC-PDPD-1): a b dim
+ * larger than a's fails first, so a b 1 against an a 0 is an error; then
+ * each b dim equals a's or is 1, and a 1 in a yields to a 0 in b
+ * (BC-NUMPY-4), as OpenVINO's PartialShape::broadcast_merge_into does.
+ * Trailing 1s of b are kept (BC-PDPD-4).  Sets *first to the output axis
+ * of b's axis 0. */
 static int merge_pdpd(ref_shape *a, const ref_shape *b, int32_t axis,
                       int32_t *first)
 {
@@ -126,8 +128,10 @@ static int merge_pdpd(ref_shape *a, const ref_shape *b, int32_t axis,
         return SEL_ERR_SHAPE; /* BC-PDPD-3 (no overflow for a huge axis) */
     for (i = 0; i < b->rank; i++) {
         int64_t *ad = &a->dims[axis + i], bd = b->dims[i];
-        if (bd == 0 && *ad == 1)
-            *ad = 0; /* BC-NUMPY-4 */
+        if (bd > *ad)
+            return SEL_ERR_SHAPE; /* BC-PDPD-1: b never exceeds a, 1 > 0 too */
+        if (*ad == 1)
+            *ad = bd; /* BC-NUMPY-4: an a 1 yields to a b 0 */
         else if (bd != 1 && bd != *ad)
             return SEL_ERR_SHAPE; /* BC-PDPD-1 */
     }

@@ -94,7 +94,8 @@ static int same(const shape *a, const shape *b)
 }
 
 /* Merge b into a at axis `first` (numpy: right-aligned, both ways unless
- * oneway; pdpd: one way, a 1 in a yields only to 0). */
+ * oneway; pdpd: one way, a 1 in a yields only to 0, a b dim above a's is
+ * an error, a b 1 against an a 0 too: BC-PDPD-1). */
 static int merge(shape *a, const shape *b, int32_t first, int oneway)
 {
     shape o;
@@ -106,6 +107,8 @@ static int merge(shape *a, const shape *b, int32_t first, int oneway)
     for (i = 0; i < o.rank; i++) {
         int64_t x = i - (o.rank - a->rank) >= 0 ? a->d[i - (o.rank - a->rank)] : 1;
         int64_t y = i >= off && i < off + b->rank ? b->d[i - off] : 1;
+        if (oneway && y > x)
+            return SEL_ERR_SHAPE;
         if (x == y || y == 1)
             o.d[i] = x;
         else if (x == 1 && (!oneway || y == 0))
