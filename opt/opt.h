@@ -59,22 +59,42 @@ typedef struct opt_plan {
     int64_t st[3][SEL_MAX_RANK];
     int kind;                     /* OPT_K_vvv..vss, or -1: cond constant
                                      per row (fill/copy chosen per row) */
-    int shape;                    /* OPT_SHAPE_*: for tests and the bench */
     size_t footprint;             /* bytes the call reads and writes, each
                                      input counted once as stored */
+    size_t in_bytes[3];           /* each input's bytes as stored */
+    /* Short inner rows run in blocks (opt_block.c): axes btop+1.. whole
+     * (binner elements) times up to brows of axis btop; btop < 0: rows. */
+    int32_t btop;
+    int64_t binner, brows;
 } opt_plan;
 
-/* What the planner found, coarsest first. */
-enum {
-    OPT_SHAPE_DENSE,    /* one row, every operand contiguous */
-    OPT_SHAPE_SCALAR,   /* one row, some operand a single element */
-    OPT_SHAPE_ROWREP,   /* rows; an operand's row repeats (outer stride 0) */
-    OPT_SHAPE_COLREP,   /* rows; cond constant along each row */
-    OPT_SHAPE_STRIDED   /* anything else: the general walk */
-};
+/* Inner rows shorter than OPT_ROW_SHORT bytes run in blocks of at most
+ * OPT_BLOCK_BYTES of output (measured: opt/README.md). */
+#define OPT_ROW_SHORT 512
+#define OPT_BLOCK_BYTES 8192
 
 void opt_plan_make(const opt_geom *g, size_t width, opt_plan *p);
-const char *opt_shape_name(int shape);
+
+/* ---- opt_block.c: short rows in blocks -------------------------------- */
+
+/* Output elements [begin, end) of a blocked plan (btop >= 0). */
+void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
+                     size_t w, int isa, int nt, int64_t begin, int64_t end);
+
+/* A byte-shuffle table for one pass "groups of blk bytes, each written n
+ * times" (blk * n < 16): per period of P 16-byte output vectors, vector v
+ * is 16 source bytes from off[v] shuffled by mask[v]; a period reads from
+ * need bytes, writes `groups` groups and advances the source adv bytes. */
+typedef struct opt_xtab {
+    uint8_t P, adv, need, groups;
+    uint8_t off[16], mask[16][16];
+} opt_xtab;
+#if defined(__x86_64__)
+/* opt_avx2.c (pshufb): up to `periods` periods while the source windows
+ * stay within avail bytes of s; returns the periods done. */
+size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
+                      size_t periods, const opt_xtab *x);
+#endif
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */
 

@@ -8,7 +8,7 @@
 
 #include <immintrin.h>
 
-#include "opt_kernels.h"
+#include "opt.h"
 
 #define OPT_ISA avx2
 #define OPT_MASKED_TAIL 0
@@ -59,3 +59,21 @@ static inline VT vsplat32(const char *p) { return _mm256_set1_epi32(opt_rd32(p))
 static inline VT vsplat64(const char *p) { return _mm256_set1_epi64x(opt_rd64(p)); }
 
 #include "opt_vloop.h"
+
+/* Expansion passes of opt_block.c: one pshufb per 16 output bytes (SSSE3,
+ * present wherever AVX2 is). */
+size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
+                      size_t periods, const opt_xtab *x)
+{
+    const size_t P = x->P;
+    size_t p = 0;
+    for (; p < periods && p * x->adv + x->need <= avail; p++) {
+        const uint8_t *sp = s + p * x->adv;
+        uint8_t *dp = d + p * P * 16;
+        for (size_t v = 0; v < P; v++)
+            _mm_storeu_si128((__m128i *)(void *)(dp + 16 * v),
+                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(sp + x->off[v])),
+                                              _mm_loadu_si128(CXP(x->mask[v]))));
+    }
+    return p;
+}

@@ -89,7 +89,7 @@ typedef struct run {
     char *d;
     size_t w;
     opt_kernel_fn *kern, *fill, *copy;
-    int nt;
+    int nt, isa;
     int64_t count, chunk;
 } run;
 
@@ -182,11 +182,21 @@ static void run_range(const run *x, int64_t begin, int64_t end)
         opt_fence();
 }
 
+/* [begin, end) by the plan's walk: blocks when rows are short. */
+static void walk(const run *x, int64_t begin, int64_t end)
+{
+    if (x->p->btop >= 0) {
+        const void *const data[3] = {x->c, x->t, x->e};
+        opt_block_range(x->p, data, x->d, x->w, x->isa, x->nt, begin, end);
+    } else
+        run_range(x, begin, end);
+}
+
 static void run_chunk(void *ctx, size_t i)
 {
     const run *x = (const run *)ctx;
     const int64_t b = (int64_t)i * x->chunk;
-    run_range(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
+    walk(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
 }
 
 static int width_index(size_t w)
@@ -210,6 +220,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.e = (const char *)else_->data;
     x.d = (char *)dst->data;
     x.w = w;
+    x.isa = isa;
     x.kern = p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
     x.fill = p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
     x.copy = p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
@@ -226,7 +237,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             if (x.nt)
                 opt_fence();
         } else
-            run_range(&x, 0, x.count);
+            walk(&x, 0, x.count);
         return SEL_OK;
     }
     /* About four chunks per thread, none under chunk_min: enough to even

@@ -33,6 +33,28 @@ static void place(const opt_geom *g, int k, int64_t *st)
     }
 }
 
+/* Short inner rows: blocks of whole inner axes (binner elements) times up
+ * to brows rows of the next axis, at most OPT_BLOCK_BYTES of output; when
+ * every axis fits, the block is the whole output. */
+static void blocking(opt_plan *p, size_t w)
+{
+    const int32_t r = p->rank;
+    const int64_t most = (int64_t)(OPT_BLOCK_BYTES / w);
+    int64_t in = 1;
+    int32_t q = 0;
+
+    p->btop = -1;
+    if (r < 2 || (size_t)p->dims[r - 1] * w >= OPT_ROW_SHORT)
+        return;
+    while (q < r && in * p->dims[r - 1 - q] <= most)
+        in *= p->dims[r - 1 - q++];
+    if (q == r)
+        in /= p->dims[0], q--;
+    p->btop = r - 1 - q;
+    p->binner = in;
+    p->brows = most / in < p->dims[p->btop] ? most / in : p->dims[p->btop];
+}
+
 void opt_plan_make(const opt_geom *g, size_t w, opt_plan *p)
 {
     int64_t st[3][SEL_MAX_RANK];
@@ -67,6 +89,8 @@ void opt_plan_make(const opt_geom *g, size_t w, opt_plan *p)
     p->footprint = (size_t)g->in_count[0] +
                    (size_t)(g->in_count[1] + g->in_count[2] + g->count) * w;
 
+    for (k = 0; k < 3; k++)
+        p->in_bytes[k] = (size_t)g->in_count[k] * (k ? w : 1);
     cs = p->st[0][r - 1] != 0, ts = p->st[1][r - 1] != 0;
     es = p->st[2][r - 1] != 0;
     p->kind = !cs         ? -1
@@ -74,17 +98,5 @@ void opt_plan_make(const opt_geom *g, size_t w, opt_plan *p)
               : !ts && es ? OPT_K_vsv
               : ts        ? OPT_K_vvs
                           : OPT_K_vss;
-    if (r == 1)
-        p->shape = cs && ts && es ? OPT_SHAPE_DENSE : OPT_SHAPE_SCALAR;
-    else if (r == 2)
-        p->shape = cs ? OPT_SHAPE_ROWREP : OPT_SHAPE_COLREP;
-    else
-        p->shape = OPT_SHAPE_STRIDED;
-}
-
-const char *opt_shape_name(int shape)
-{
-    static const char *const n[] = {"dense", "scalar", "rowrep", "colrep",
-                                    "strided"};
-    return shape >= 0 && shape <= OPT_SHAPE_STRIDED ? n[shape] : "?";
+    blocking(p, w);
 }

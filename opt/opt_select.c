@@ -46,8 +46,8 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         p.dims[0] = n;
         p.st[0][0] = p.st[1][0] = p.st[2][0] = 1;
         p.kind = OPT_K_vvv;
-        p.shape = OPT_SHAPE_DENSE;
         p.footprint = (size_t)n * (1 + 3 * w);
+        p.btop = -1;
         return opt_run(&p, cond, then_, else_, dst, w);
     }
     if (!dst)

@@ -1,0 +1,322 @@
+/* opt_block.c - short inner rows: the output in cache-sized blocks of whole
+ * rows; each operand that broadcasts inside a block is expanded into a
+ * scratch array in output order, then one dense kernel call covers the block.
+ *
+ * A block is the plan's inner axes taken whole (levels 0..q-1, level 0
+ * innermost) and a run of rows of the next axis (level q, the top).  Inside
+ * a block an operand is dense (no broadcast level: its elements are one
+ * contiguous run, used in place), constant (every level broadcast) or
+ * expanded.  Expanding starts from the operand's contiguous source run and
+ * inserts its broadcast levels innermost first, each one pass that repeats
+ * blocks of `blk` bytes `n` times (rep()).  An expansion is kept while the
+ * next block needs the same one (same base, no more rows): a per-channel
+ * default or a tiled row is built once per call.
+ */
+#include <string.h>
+
+#include "opt.h"
+
+/* Scratch per operand: OPT_BLOCK_BYTES of output in elements of the
+ * operand's width, plus slack for the table expansion, which writes whole
+ * periods (at most 240 bytes past the end). */
+#define PAD 256
+#define SCRATCH (OPT_BLOCK_BYTES + PAD)
+
+enum { X_DENSE, X_CONST, X_EXPAND };
+
+typedef struct xop {
+    const char *src;
+    size_t avail; /* bytes of the tensor: the table path never reads past */
+    size_t w;
+    int cls;
+    char *buf, *tmp;
+    int64_t base, rows; /* what buf holds (rows < 0: nothing) */
+} xop;
+
+typedef struct brun {
+    const opt_plan *p;
+    size_t w;
+    int nt, simd;
+    int32_t top, nl;              /* the top axis of the plan; levels */
+    int64_t ld[SEL_MAX_RANK];     /* level dims (level nl-1 = top: per block) */
+    int64_t lst[3][SEL_MAX_RANK]; /* level strides per operand */
+    xop op[3];
+    opt_kernel_fn *k[OPT_K_COUNT];
+} brun;
+
+/* Copies n bytes, n small, with a few overlapping moves (no libc call). */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+    uint64_t a, b;
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16)
+            memcpy(d + i, s + i, 16);
+        if (i < n)
+            memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8), memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4), memcpy(&y, s + n - 4, 4);
+        memcpy(d, &x, 4), memcpy(d + n - 4, &y, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
+/* Each of `outer` blocks of blk bytes at s, repeated n times, to d; the
+ * plain loops (any blk, n).  Writes exactly outer * n * blk bytes. */
+static void rep_plain(const char *s, char *d, size_t outer, size_t blk,
+                      size_t n)
+{
+    for (size_t o = 0; o < outer; o++, s += blk) {
+        char *row = d + o * n * blk;
+        if (n >= 8 && n * blk >= 512) { /* doubling: few, long copies */
+            size_t done = 1;
+            memcpy(row, s, blk);
+            while (done < n) {
+                const size_t m = done < n - done ? done : n - done;
+                memcpy(row + done * blk, row, m * blk);
+                done += m;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            copy_small(row + i * blk, s, blk);
+    }
+}
+
+/* blk of 1, 2, 4 or 8 bytes repeated n times with n * blk >= 16: the
+ * element splatted over 16 bytes, stored whole (up to 15 bytes past each
+ * group, which the next group or the slack takes). */
+static void rep_splat(const char *s, char *d, size_t outer, size_t blk,
+                      size_t n)
+{
+    const size_t bytes = n * blk;
+    for (size_t o = 0; o < outer; o++, s += blk) {
+        char v[16], *row = d + o * bytes;
+        for (size_t i = 0; i < 16; i += blk)
+            memcpy(v + i, s, blk);
+        for (size_t i = 0; i < bytes; i += 16)
+            memcpy(row + i, v, 16);
+    }
+}
+
+/* The shuffle tables (x86: built once, used from the AVX2 level up). */
+#if defined(__x86_64__)
+#include <pthread.h>
+static opt_xtab tabs[8][16]; /* [blk][n], valid when P > 0 */
+static pthread_once_t tabs_once = PTHREAD_ONCE_INIT;
+
+/* Period of the pattern "groups of blk source bytes, each written n
+ * times": Q = lcm(16, n * blk) output bytes, P = Q / 16 vectors; vector v
+ * reads 16 source bytes from off[v] and shuffles them by mask[v].  Only
+ * patterns whose every vector's sources lie within 16 bytes get a table. */
+static void tab_make(opt_xtab *x, size_t blk, size_t n)
+{
+    const size_t R = n * blk;
+    size_t Q = 16, need = 0, src[16];
+    while (Q % R)
+        Q += 16;
+    for (size_t v = 0; v < Q / 16; v++) {
+        size_t lo = SIZE_MAX, hi = 0;
+        for (size_t j = 0; j < 16; j++) {
+            const size_t o = 16 * v + j;
+            src[j] = o / R * blk + o % blk;
+            lo = src[j] < lo ? src[j] : lo;
+            hi = src[j] > hi ? src[j] : hi;
+        }
+        if (hi - lo > 15)
+            return; /* no table: P stays 0 */
+        for (size_t j = 0; j < 16; j++)
+            x->mask[v][j] = (uint8_t)(src[j] - lo);
+        x->off[v] = (uint8_t)lo;
+        need = lo + 16 > need ? lo + 16 : need;
+    }
+    x->adv = (uint8_t)(Q / R * blk);
+    x->need = (uint8_t)need;
+    x->groups = (uint8_t)(Q / R);
+    x->P = (uint8_t)(Q / 16);
+}
+
+static void tabs_build(void)
+{
+    for (size_t blk = 1; blk < 8; blk++)
+        for (size_t n = 2; n * blk < 16; n++)
+            tab_make(&tabs[blk][n], blk, n);
+}
+#endif
+
+/* One pass: `outer` blocks of blk bytes at s (avail bytes readable from
+ * s), each repeated n times, to d. */
+static void rep(const brun *x, const char *s, size_t avail, char *d,
+                size_t outer, size_t blk, size_t n)
+{
+#if defined(__x86_64__)
+    if (x->simd && blk < 8 && n * blk < 16 && tabs[blk][n].P) {
+        const opt_xtab *t = &tabs[blk][n];
+        const size_t periods = (outer + t->groups - 1) / t->groups;
+        const size_t done = opt_xrep__avx2((const uint8_t *)s, avail,
+                                           (uint8_t *)d, periods, t);
+        const size_t g = done * t->groups; /* groups written */
+        if (g < outer)
+            rep_plain(s + g * blk, d + g * n * blk, outer - g, blk, n);
+        return;
+    }
+#else
+    (void)avail;
+#endif
+    (void)x;
+    if ((blk & (blk - 1)) == 0 && blk <= 8 && n * blk >= 16 && n * blk < 512)
+        rep_splat(s, d, outer, blk, n);
+    else
+        rep_plain(s, d, outer, blk, n);
+}
+
+/* Operand o over a block of `rows` top rows whose first element sits at
+ * base: its elements in output order, in o->buf (kept for the next block
+ * when that needs no more than what is there). */
+static const char *expand(const brun *x, xop *o, int k, int64_t base,
+                          int64_t rows)
+{
+    const size_t w = o->w;
+    size_t blk = w, outer = 1, nb = 0;
+    const char *cur = o->src + (size_t)base * w;
+    size_t avail = o->avail - (size_t)base * w;
+    char *out[2];
+    int32_t l;
+
+    if (o->rows >= rows && o->base == base)
+        return o->buf;
+    for (l = 0; l < x->nl; l++) {
+        const int64_t d = l == x->nl - 1 ? rows : x->ld[l];
+        if (x->lst[k][l])
+            outer *= (size_t)d;
+        else
+            nb++;
+    }
+    /* Passes alternate between the two arrays and end in buf. */
+    out[0] = nb % 2 ? o->buf : o->tmp;
+    out[1] = nb % 2 ? o->tmp : o->buf;
+    nb = 0;
+    for (l = 0; l < x->nl; l++) {
+        const size_t d = (size_t)(l == x->nl - 1 ? rows : x->ld[l]);
+        if (x->lst[k][l]) {
+            blk *= d, outer /= d;
+            continue;
+        }
+        rep(x, cur, avail, out[nb % 2], outer, blk, d);
+        cur = out[nb % 2], avail = SCRATCH;
+        blk *= d, nb++;
+    }
+    o->base = base, o->rows = rows;
+    return o->buf;
+}
+
+/* One block: rows top rows from operand offsets off[], output elements
+ * [lo, hi) of it to d (d points at the block's first element). */
+static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
+                  int64_t hi, char *d)
+{
+    const size_t w = x->w, n = (size_t)(hi - lo);
+    const char *ptr[3];
+    int c;
+
+    for (int k = 0; k < 3; k++) {
+        xop *o = &x->op[k];
+        ptr[k] = o->cls == X_EXPAND ? expand(x, o, k, off[k], rows)
+                                    : o->src + (size_t)off[k] * o->w;
+        if (o->cls != X_CONST)
+            ptr[k] += (size_t)lo * o->w;
+    }
+    if (x->op[0].cls == X_CONST) { /* the whole block from one input */
+        c = *ptr[0] ? 1 : 2;
+        x->k[x->op[c].cls == X_CONST ? OPT_K_fill : OPT_K_copy](
+            n, NULL, ptr[c], NULL, d + (size_t)lo * w, x->nt);
+        return;
+    }
+    c = (x->op[1].cls == X_CONST) * 2 + (x->op[2].cls == X_CONST);
+    x->k[c == 0 ? OPT_K_vvv : c == 1 ? OPT_K_vvs : c == 2 ? OPT_K_vsv : OPT_K_vss](
+        n, (const uint8_t *)ptr[0], ptr[1], ptr[2], d + (size_t)lo * w, x->nt);
+}
+
+/* Levels, operand classes and kernels of a call. */
+static void setup(brun *x, const opt_plan *p, const void *const data[3],
+                  size_t w, int isa, int nt)
+{
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    x->p = p, x->w = w, x->nt = nt, x->top = p->btop;
+    x->nl = p->rank - p->btop;
+#if defined(__x86_64__)
+    x->simd = isa >= OPT_ISA_avx2;
+    if (x->simd)
+        pthread_once(&tabs_once, tabs_build);
+#else
+    x->simd = 0;
+#endif
+    for (int32_t l = 0; l < x->nl; l++) {
+        x->ld[l] = p->dims[p->rank - 1 - l];
+        for (int k = 0; k < 3; k++)
+            x->lst[k][l] = p->st[k][p->rank - 1 - l];
+    }
+    for (int k = 0; k < 3; k++) {
+        int zeros = 0;
+        for (int32_t l = 0; l < x->nl; l++)
+            zeros += x->lst[k][l] == 0;
+        x->op[k] = (xop){(const char *)data[k], p->in_bytes[k], k ? w : 1,
+                         zeros == 0 ? X_DENSE : zeros == x->nl ? X_CONST
+                                                                : X_EXPAND,
+                         NULL, NULL, 0, -1};
+    }
+    for (int kind = 0; kind < OPT_K_COUNT; kind++)
+        x->k[kind] = opt_kernel(isa, wi, kind);
+}
+
+void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
+                     size_t w, int isa, int nt, int64_t begin, int64_t end)
+{
+    _Alignas(64) char scratch[4][SCRATCH];
+    brun x;
+    const int32_t a = p->btop;
+    const int64_t inner = p->binner, da = p->dims[a];
+    int64_t row = begin / inner, lo = begin - row * inner;
+    int64_t j = row % da, q = row / da, idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
+    int32_t i;
+
+    setup(&x, p, data, w, isa, nt);
+    for (int k = 0; k < 3; k++)
+        x.op[k].buf = scratch[k], x.op[k].tmp = scratch[3];
+    for (i = a - 1; i >= 0; i--) { /* coordinates of the first top row */
+        idx[i] = q % p->dims[i];
+        q /= p->dims[i];
+        for (int k = 0; k < 3; k++)
+            off[k] += idx[i] * p->st[k][i];
+    }
+    while (row * inner + lo < end) {
+        const int64_t rows = p->brows < da - j ? p->brows : da - j;
+        const int64_t hi = end - row * inner < rows * inner ? end - row * inner
+                                                           : rows * inner;
+        int64_t base[3];
+        for (int k = 0; k < 3; k++)
+            base[k] = off[k] + j * p->st[k][a];
+        block(&x, base, rows, lo, hi, d + (size_t)(row * inner) * w);
+        row += rows, j += rows, lo = 0;
+        if (j < da)
+            continue;
+        j = 0;
+        for (i = a - 1; i >= 0; i--) { /* the next outer coordinate */
+            for (int k = 0; k < 3; k++)
+                off[k] += p->st[k][i];
+            if (++idx[i] < p->dims[i])
+                break;
+            for (int k = 0; k < 3; k++)
+                off[k] -= p->st[k][i] * p->dims[i];
+            idx[i] = 0;
+        }
+    }
+    if (nt)
+        opt_fence();
+}
