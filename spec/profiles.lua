@@ -30,6 +30,11 @@ return {
     dtypes = numeric,           -- DT-PROFILE-1
     extensions = {},
   },
+  -- where: the union of its sources (spec/select.md, Profiles).  Measured
+  -- against each alone, some of it is an extension: f8 (not in ONNX Where,
+  -- whose T predates ONNX's f8 types, nor in WebNN), boolean data and
+  -- zero-size dims (not in WebNN), pdpd (OpenVINO only, and there only in
+  -- its core reference and shape inference).
   {
     name = "where",
     summary = "What OpenVINO's runtime, ONNX Where, WebNN where and numpy.where do: bidirectional cond, nonzero cond bytes are true",
