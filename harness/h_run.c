@@ -128,6 +128,41 @@ static void oracle_on(const char *addr, const char *profile)
         bail_len = sizeof bail - 1;
 }
 
+/* A case with reuse (IO-REUSE-1): once it passed, the test again at the
+ * very same addresses with new data and a new poison, so that an
+ * implementation caching anything by address fails. */
+static void reuse(const h_opts *o, h_world *w, const h_point *pt, int i,
+                  h_verdict *v)
+{
+    static h_layout L;
+    const uint64_t salt = 0x9e3779b97f4a7c15ull;
+    h_point p2;
+    h_jres res;
+
+    h_point_make(&p2, pt->c, pt->prof, pt->dtype, pt->seed ^ salt);
+    memcpy(p2.shift, pt->shift, sizeof p2.shift); /* same addresses */
+    if (!h_judge_point(&p2, v)) {
+        uint8_t *arena = h_worker_arena(w->w[i], h_layout_need(&p2, o->fast));
+        h_layout_build(&L, &p2, arena, o->fast);
+        h_worker_call(w->w[i], &L.job, o->timeout, &res);
+        h_judge(&p2, &L, &res, o->strict, v);
+    }
+    if (v->outcome == H_FAIL) { /* the message says which call failed */
+        const char *rest = strchr(v->diag.buf, '\n');
+        h_diag d;
+        memset(&d, 0, sizeof d);
+        h_diag_str(&d, 0, "message", "second call at the same addresses, "
+                   "new data (IO-REUSE-1; its seed %llu): %.900s",
+                   (unsigned long long)p2.seed, v->reason);
+        if (rest && d.len + strlen(rest + 1) < sizeof d.buf) {
+            memcpy(d.buf + d.len, rest + 1, strlen(rest + 1) + 1);
+            d.len += strlen(rest + 1);
+        }
+        v->diag = d;
+    }
+    h_point_free(&p2);
+}
+
 static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
 {
     static h_layout L;
@@ -143,6 +178,11 @@ static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
         h_layout_build(&L, pt, arena, o->fast);
         h_worker_call(w->w[i], &L.job, o->timeout, &res);
         h_judge(pt, &L, &res, o->strict, &v);
+        if (v.outcome == H_FAIL && !res.died)
+            h_diag_raw(&v.diag, 0, "poison_seed", "0x%016llx (odd runs: its "
+                       "complement)", (unsigned long long)L.poison_seed);
+        if (v.outcome == H_PASS && pt->c->reuse)
+            reuse(o, w, pt, i, &v);
     }
     if (v.outcome == H_FAIL)
         repro(o, pt, h_worker_path(w->w[i]), &v.diag);

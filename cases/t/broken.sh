@@ -29,6 +29,11 @@ zero_one         openvino -         edges.lua           edges:zero_*            
 swap_bcast       openvino -         broadcast_numpy.lua broadcast_numpy:r1_*           broadcast_numpy:r1_x\[
 dense            openvino -         broadcast_numpy.lua broadcast_numpy:r1_*           broadcast_numpy:r1_c\[
 tail             openvino -         edges.lua           edges:size_*                   edges:size_17\[
+poison_flip      openvino -         edges.lua           edges:size_*                   edges:size_1\[
+one_alignment    openvino -         conditions.lua      conditions:align_*             conditions:align_each_own_
+flags_reject     openvino -         conditions.lua      conditions:flags_*             conditions:flags_bit1_numpy\[
+bool_normalize   where    -         conditions.lua      conditions:bool_*              conditions:bool_data_every_byte\[
+addr_cache       openvino -         conditions.lua      conditions:reuse_*             conditions:reuse_dense\[
 EOF
 }
 
