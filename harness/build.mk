@@ -4,7 +4,7 @@
 # check-harness` runs them.
 
 H_CORE := h_case h_dtype h_gen h_point h_point_fn h_layout h_worker h_wproc h_judge \
-          h_tap h_run h_main
+          h_tap h_run h_main h_results h_feat h_cluster h_junit h_report h_progress
 H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
@@ -50,31 +50,3 @@ $(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/harness/h_sleef.o $(O)/lib
 
 ALL += $(O)/selcheck $(O)/selcheck-jit $(O)/harness/h_sleef.o
 CHECK_HARNESS :=
-
-.PHONY: install-harness
-INSTALL += install-harness
-# bin/selcheck{,-jit}, lib/libselect_{ref,opt}.so (selcheck's default
-# --impl, found as ../lib from bin), include/select.h, share/selcheck/
-# {spec,cases} (found as ../share/selcheck from bin).
-H_INSTALL_LIBS := $(O)/libselect_ref.so $(O)/libselect_opt.so
-install-harness: $(O)/selcheck $(O)/selcheck-jit $(H_INSTALL_LIBS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/selcheck/spec \
-	    $(DESTDIR)$(PREFIX)/share/selcheck/cases
-	install -m 755 $(O)/selcheck $(O)/selcheck-jit $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(H_INSTALL_LIBS) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 spec/select.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 spec/select.md spec/profiles.lua $(DESTDIR)$(PREFIX)/share/selcheck/spec/
-	install -m 644 cases/*.lua cases/README.md $(DESTDIR)$(PREFIX)/share/selcheck/cases/
-
-# An installed tree works from anywhere: spec/, cases/ and the default
-# implementation are found relative to bin/.
-.PHONY: check-harness-install
-CHECK_HARNESS += check-harness-install
-check-harness-install: $(O)/selcheck $(O)/selcheck-jit $(H_INSTALL_LIBS)
-	@rm -rf $(O)/inst
-	@$(MAKE) --no-print-directory -s install-harness DESTDIR=$(abspath $(O))/inst PREFIX=/usr >/dev/null
-	@cd / && env -u SELCHECK_HOME $(abspath $(O))/inst/usr/bin/selcheck --only 'spec_examples:*' \
-	    >$(abspath $(O))/inst/tap.txt && \
-	    grep -q '^# impl: .*/inst/usr/bin/../lib/libselect_' $(abspath $(O))/inst/tap.txt && \
-	    echo "check-harness-install: the installed selcheck runs $$(grep -c '^ok' $(abspath $(O))/inst/tap.txt) spec examples from /"

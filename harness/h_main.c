@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "h_front.h"
+#include "h_results.h"
 #include "h_run.h"
 
 #ifndef H_HOME
@@ -38,6 +39,10 @@ static const char usage[] =
     "  --timeout S      seconds per test before a hang is reported (default 10)\n"
     "  --fast           one run per test (buffers against a guard page) instead\n"
     "                   of four (also at a guard page's start, misaligned, threads)\n"
+    "  --junit FILE     also write JUnit XML: one testcase per test\n"
+    "  --report FILE    also write an HTML page: summary, clusters, rules, failures\n"
+    "  --results FILE   also write one line per test (TSV) for --matrix\n"
+    "  --matrix OUT.html RESULTS...  render results files as one matrix page\n"
     "  --help           this text\n"
     "  --version        print the version and the Lua it embeds\n"
     "Exit status: 0 all passed, 1 a failure, 2 a usage or setup error.\n"
@@ -90,8 +95,9 @@ static void find_home(const char *dir, char *home, size_t n)
 static const char *default_impl(const char *dir)
 {
     static const char *const names[] = {
-        "libselect_opt.so", "libselect_ref.so", "../lib/libselect_opt.so",
-        "../lib/libselect_ref.so"};
+        "libselect_opt.so", "libselect_ref.so",
+        "../lib/selcheck/libselect_opt.so",
+        "../lib/selcheck/libselect_ref.so"};
     static char p[2048];
     size_t i;
 
@@ -119,6 +125,9 @@ static int parse_int(const char *s, long long lo, long long hi, long long *v)
 }
 
 /* Options first, then files; returns the index of the first file. */
+static h_outs outs;
+static const char *matrix;
+
 static int parse(int argc, char **argv, h_opts *o)
 {
     int i;
@@ -157,6 +166,14 @@ static int parse(int argc, char **argv, h_opts *o)
             o->fast = 1;
         } else if (!strcmp(a, "--long")) {
             o->long_run = 1;
+        } else if (!strcmp(a, "--junit")) {
+            outs.junit = need_arg(argc, argv, &i);
+        } else if (!strcmp(a, "--report")) {
+            outs.report = need_arg(argc, argv, &i);
+        } else if (!strcmp(a, "--results")) {
+            outs.results = need_arg(argc, argv, &i);
+        } else if (!strcmp(a, "--matrix")) {
+            matrix = need_arg(argc, argv, &i);
         } else if (!strcmp(a, "--seed")) {
             const char *s = need_arg(argc, argv, &i);
             char *end;
@@ -217,6 +234,26 @@ static void select_profiles(const h_opts *o, h_world *w)
             o->profile);
 }
 
+/* --matrix OUT.html RESULTS...: several runs' results files on one page
+ * (rules in spec order). */
+static int render_matrix(const h_suite *s, char **files, int n)
+{
+    static h_runset runs[64];
+    char err[600];
+    int i;
+
+    if (n < 1 || n > 64)
+        die("%s", "--matrix wants 1 to 64 results files (--results FILE)");
+    for (i = 0; i < n; i++) {
+        runs[i].ruleids = s->ruleids;
+        runs[i].nrules = s->nrules;
+        h_runset_set(&runs[i], "file", "%s", files[i]);
+        if (h_results_read(files[i], &runs[i], err, sizeof err) != 0)
+            die("%s", err);
+    }
+    return h_report_matrix(runs, n, matrix) == 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
     /* Static: what the run loaded stays reachable to the end. */
@@ -241,6 +278,8 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/spec/select.md", home);
     if (h_load_rules(path, &w.suite, err, sizeof err))
         die("%s", err);
+    if (matrix)
+        return render_matrix(&w.suite, argv + first, argc - first);
     select_profiles(&o, &w);
 
     memset(&g, 0, sizeof g);
@@ -275,8 +314,9 @@ int main(int argc, char **argv)
             die("%s", err);
         w.nw++;
     }
+    h_results_outputs(&outs);
     st = h_run_tap(&o, &w);
     for (i = 0; i < w.nw; i++)
         h_worker_stop(w.w[i]);
-    return st;
+    return h_results_failed() ? 2 : st;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "h_judge.h"
+#include "h_results.h"
 #include "h_run.h"
 
 int h_glob(const char *p, const char *s)
@@ -170,6 +171,7 @@ static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
     h_verdict v;
     h_jres res;
 
+    h_results_case(pt->addr);
     snprintf(desc, sizeof desc, "%s %s [%s %s] seed=%llu digest=%016llx",
              pt->addr, pt->desc, pt->prof->name, h_worker_name(w->w[i]),
              (unsigned long long)pt->seed, (unsigned long long)pt->digest);
@@ -188,6 +190,7 @@ static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
         repro(o, pt, h_worker_path(w->w[i]), &v.diag);
     h_tap_line(v.outcome, desc, v.reason,
                v.outcome == H_FAIL ? &v.diag : NULL);
+    h_results_add(pt, h_worker_name(w->w[i]), &v); /* diagnosis, reports */
 }
 
 int h_run_tap(const h_opts *o, h_world *w)
@@ -215,6 +218,7 @@ int h_run_tap(const h_opts *o, h_world *w)
                       h_worker_path(w->w[i]));
     h_tap_comment("seed: %llu", (unsigned long long)o->seed);
     h_tap_plan(plan);
+    h_results_begin(o, w, plan);
     guard_oracle();
     for (ci = 0; ci < w->suite.n; ci++) {
         const h_case *c = &w->suite.v[ci];
@@ -237,6 +241,7 @@ int h_run_tap(const h_opts *o, h_world *w)
             }
         }
     }
+    h_results_end(); /* the diagnosis, --junit, --report, --results */
     h_tap_summary();
     fflush(stdout);
     return h_tap_failures() ? 1 : 0;
