@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "h_results.h"
 #include "h_tap.h"
 
 static long number, failures;
@@ -102,6 +103,7 @@ void h_tap_line(int outcome, const char *desc, const char *reason,
     fputc('\n', stdout);
     if (d && d->len)
         printf("  ---\n%s  ...\n", d->buf);
+    h_results_line(outcome, desc, reason, d);
 }
 
 /* A closing comment for people reading the stream (prove ignores it). */

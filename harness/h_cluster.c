@@ -1,0 +1,406 @@
+/* h_cluster.c - the diagnosis: failures grouped by symptom (the kind of
+ * failure, per implementation), each named by its shape (what every
+ * failing test shares that the passing ones lack), printed as TAP comments.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "h_feat.h"
+
+const char *h_outcome_word(int outcome)
+{
+    static const char *const w[] = {"ok", "fail", "skip", "todo"};
+    return outcome >= H_PASS && outcome <= H_TODO ? w[outcome] : "?";
+}
+
+/* Appends s to out (n bytes), cut to fit. */
+static void append(char *out, size_t n, const char *s)
+{
+    size_t len = strlen(out), k = strlen(s);
+
+    if (len + 1 >= n)
+        return;
+    if (k > n - len - 1)
+        k = n - len - 1;
+    memcpy(out + len, s, k);
+    out[len + k] = 0;
+}
+
+/* Removes [from, to) from s. */
+static void cut(char *s, char *from, char *to)
+{
+    memmove(from, to, strlen(to) + 1);
+    (void)s;
+}
+
+/* The kind of a failure: its message without what varies from test to
+ * test (element index, run, byte offsets, parenthesised details). */
+static void kind_of(const h_rec *r, char *out, size_t n)
+{
+    static const char *const stops[] = {": byte ", "; ", ": expected ",
+                                        " of dims_out"};
+    char s[1200], *p, *q;
+    size_t i;
+
+    if (!r->impl[0] || !strncmp(r->reason, "script error", 12)) {
+        snprintf(out, n, "script error");
+        return;
+    }
+    if (!strncmp(r->reason, "lenient: handles mode", 21) ||
+        !strncmp(r->reason, "lenient: handles ", 17)) {
+        snprintf(out, n, "lenient (--strict): handles a %s the profile "
+                 "does not have", r->reason[17] == 'm' ? "mode" : "dtype");
+        return;
+    }
+    snprintf(s, sizeof s, "%s", r->reason);
+    for (i = 0; i < sizeof stops / sizeof *stops; i++)
+        if ((p = strstr(s, stops[i])) != NULL)
+            *p = 0;
+    if (!strncmp(s, "the reference disagrees", 23) ||
+        !strncmp(s, "the case's check fails", 22))
+        s[strcspn(s, ":")] = 0;
+    while ((p = strstr(s, " (")) != NULL && (q = strchr(p, ')')) != NULL)
+        cut(s, p, q + 1);
+    if ((p = strstr(s, " at element ")) != NULL)
+        *p = 0;
+    if ((p = strstr(s, ", run ")) != NULL) {
+        q = p + 6;
+        while (isalpha((unsigned char)*q))
+            q++;
+        cut(s, p, q);
+    }
+    /* Other numbers (bytes before the start) vary: N; exit statuses and
+     * timeouts stay. */
+    for (p = s; *p; p++)
+        if (isdigit((unsigned char)*p) && (p == s || !isalnum((unsigned char)p[-1])) &&
+            !(p - s >= 7 && !strncmp(p - 7, "status ", 7)) &&
+            !(p - s >= 6 && !strncmp(p - 6, "after ", 6))) {
+            for (q = p; isdigit((unsigned char)*q); q++)
+                ;
+            cut(s, p + 1, q);
+            *p = 'N';
+        }
+    out[0] = 0;
+    append(out, n, s);
+}
+
+static int find_cluster(h_runset *rs, const char *impl, const char *kind)
+{
+    int c;
+
+    for (c = 0; c < rs->ncl; c++)
+        if (!strcmp(rs->cl[c].impl, impl) && !strcmp(rs->cl[c].kind, kind))
+            return c;
+    rs->cl = h_realloc(rs->cl, (size_t)(rs->ncl + 1) * sizeof *rs->cl);
+    memset(&rs->cl[rs->ncl], 0, sizeof *rs->cl);
+    snprintf(rs->cl[rs->ncl].impl, sizeof rs->cl->impl, "%s", impl);
+    snprintf(rs->cl[rs->ncl].kind, sizeof rs->cl->kind, "%s", kind);
+    rs->cl[rs->ncl].repro = -1;
+    return rs->ncl++;
+}
+
+/* A candidate for "what the failing share": a feature, or a field
+ * (dtype, profile, case file) equal to the first failure's. */
+typedef struct cand {
+    int feat;            /* >= 0: a feature; -1 dtype, -2 profile, -3 file */
+    const char *value;
+    long fail, pass;     /* failures of the cluster / passing tests with it */
+} cand;
+
+static int has(const h_rec *r, const cand *c)
+{
+    if (c->feat >= 0)
+        return r->feat[c->feat];
+    return !strcmp(c->value, c->feat == -1 ? r->dtype
+                             : c->feat == -2 ? r->profile : r->file);
+}
+
+static void cand_label(const cand *c, char *out, size_t n)
+{
+    if (c->feat >= 0)
+        snprintf(out, n, "%s", h_feat_name(c->feat));
+    else
+        snprintf(out, n, "%s %s", c->feat == -1 ? "dtype"
+                 : c->feat == -2 ? "profile" : "file", c->value);
+}
+
+/* The candidates every failure of cluster k has, by how few passing
+ * tests (of the same implementation) have them; returns how many. */
+static int shared(const h_runset *rs, int k, cand *out, long *npass)
+{
+    cand all[H_F_NTEST + 3];
+    const h_rec *first = &rs->v[rs->cl[k].repro];
+    size_t i;
+    int c, m = 0, j;
+
+    for (c = 0; c < H_F_NTEST + 3; c++) {
+        all[c].feat = c < H_F_NTEST ? c : H_F_NTEST - 1 - c;
+        all[c].value = c == H_F_NTEST ? first->dtype
+                       : c == H_F_NTEST + 1 ? first->profile : first->file;
+        all[c].fail = all[c].pass = 0;
+    }
+    *npass = 0;
+    for (i = 0; i < rs->n; i++) {
+        const h_rec *r = &rs->v[i];
+        int in = r->cluster == k, ok = r->outcome == H_PASS ||
+                                      r->outcome == H_TODO;
+        if (strcmp(r->impl, rs->cl[k].impl) || (!in && !ok))
+            continue;
+        *npass += ok;
+        for (c = 0; c < H_F_NTEST + 3; c++)
+            if (has(r, &all[c])) {
+                all[c].fail += in;
+                all[c].pass += ok;
+            }
+    }
+    for (c = 0; c < H_F_NTEST + 3; c++) {
+        /* Shared by every passing test too: it tells nothing. */
+        if (all[c].fail != rs->cl[k].count || all[c].pass == *npass)
+            continue;
+        for (j = m; j > 0 && out[j - 1].pass > all[c].pass; j--)
+            out[j] = out[j - 1];
+        out[j] = all[c];
+        m++;
+    }
+    return m;
+}
+
+/* What every failure shows in dst or in its run.  A dst aliasing an
+ * input cannot keep the poison, so "never written" there shows as the
+ * other branch (the input's bytes): counted as never written too. */
+static void pattern(const h_runset *rs, int k, char *out, size_t n)
+{
+    static const int order[] = {H_F_LAST_ONLY, H_F_FIRST_ONLY, H_F_TAIL,
+                                H_F_ALL_WRONG, H_F_NEVER, H_F_RUN_END,
+                                H_F_RUN_START, H_F_RUN_SHIFT, H_F_RUN_THREADS};
+    long cnt[H_NFEAT] = {0};
+    size_t i, used = 0;
+    int f, j, shape = 0;
+
+    for (i = 0; i < rs->n; i++) {
+        const h_rec *r = &rs->v[i];
+        if (r->cluster != k)
+            continue;
+        for (f = H_F_NTEST; f < H_NFEAT; f++)
+            cnt[f] += r->feat[f] || (f == H_F_NEVER && r->feat[H_F_ALIAS] &&
+                                     r->feat[H_F_OTHER_BRANCH]);
+    }
+    out[0] = 0;
+    for (j = 0; j < (int)(sizeof order / sizeof *order); j++) {
+        f = order[j];
+        if (cnt[f] != rs->cl[k].count || (shape && f <= H_F_ALL_WRONG))
+            continue;
+        shape |= f <= H_F_ALL_WRONG;
+        used += (size_t)snprintf(out + used, used < n ? n - used : 0, "%s%s",
+                                 used ? ", " : "", h_feat_name(f));
+        if (used >= n)
+            break;
+    }
+}
+
+static void describe(h_runset *rs, int k)
+{
+    h_cluster *cl = &rs->cl[k];
+    cand cs[H_F_NTEST + 3];
+    char lab[200], only[400] = "";
+    size_t used = 0;
+    long npass;
+    int m = shared(rs, k, cs, &npass), i, nonly = 0;
+
+    pattern(rs, k, cl->pattern, sizeof cl->pattern);
+    for (i = 0; i < m && used < sizeof cl->common; i++) {
+        if (cs[i].pass * 2 >= npass && i >= 3)
+            break;
+        cand_label(&cs[i], lab, sizeof lab);
+        used += (size_t)snprintf(cl->common + used, sizeof cl->common - used,
+                                 "%s%s (%ld of %ld passing tests have it)",
+                                 used ? "; " : "", lab, cs[i].pass, npass);
+        /* A feature at most 1% of the passing tests have names the
+         * cluster (dst aliasing an input hides some failures). */
+        if (cs[i].pass * 100 <= npass && npass > 0 && nonly < 2)
+            snprintf(only + strlen(only), sizeof only - strlen(only),
+                     "%s%s", nonly++ ? " and " : "", lab);
+        if (cs[i].pass * 100 <= npass && cs[i].pass > 0 && nonly == 1)
+            snprintf(only + strlen(only), sizeof only - strlen(only),
+                     " (and %ld passing tests)", cs[i].pass);
+    }
+    cl->name[0] = 0;
+    append(cl->name, sizeof cl->name, cl->kind);
+    if (cl->pattern[0]) {
+        append(cl->name, sizeof cl->name, ": ");
+        append(cl->name, sizeof cl->name, cl->pattern);
+    }
+    if (only[0]) {
+        append(cl->name, sizeof cl->name, strstr(only, " passing tests)")
+                                          ? "; tests with " : "; only tests with ");
+        append(cl->name, sizeof cl->name, only);
+    }
+}
+
+/* The repro: the smallest failing test, one without dst aliasing an
+ * input first (there an unwritten element shows as the input's). */
+static int smaller(const h_rec *a, const h_rec *b)
+{
+    if (a->feat[H_F_ALIAS] != b->feat[H_F_ALIAS])
+        return b->feat[H_F_ALIAS];
+    return a->size < b->size;
+}
+
+void h_cluster_run(h_runset *rs)
+{
+    char kind[300];
+    size_t i;
+    int k;
+
+    for (i = 0; i < rs->n; i++) {
+        h_rec *r = &rs->v[i];
+        h_cluster *cl;
+        if (r->outcome != H_FAIL)
+            continue;
+        kind_of(r, kind, sizeof kind);
+        k = find_cluster(rs, r->impl, kind);
+        cl = &rs->cl[k];
+        r->cluster = k;
+        cl->count++;
+        if (cl->repro < 0 || smaller(r, &rs->v[cl->repro]))
+            cl->repro = (long)i;
+    }
+    for (k = 0; k < rs->ncl; k++)
+        describe(rs, k);
+}
+
+void h_cluster_values(const h_runset *rs, int c, int field, char *out,
+                      size_t n)
+{
+    const char *seen[64];
+    size_t i, used = 0;
+    int k, nseen = 0;
+
+    out[0] = 0;
+    for (i = 0; i < rs->n && used < n && nseen < 64; i++) {
+        const h_rec *r = &rs->v[i];
+        const char *v = field == 0 ? r->dtype : field == 1 ? r->mode
+                                                           : r->profile;
+        if (r->cluster != c || !v[0])
+            continue;
+        for (k = 0; k < nseen && strcmp(seen[k], v); k++)
+            ;
+        if (k < nseen)
+            continue;
+        seen[nseen++] = v;
+        used += (size_t)snprintf(out + used, n - used, "%s%s",
+                                 used ? ", " : "", v);
+    }
+}
+
+/* The rules a failure of cluster c cites, in spec order. */
+void h_cluster_rules(const h_runset *rs, int c, char *out, size_t n)
+{
+    size_t i, used = 0;
+    int k;
+
+    out[0] = 0;
+    for (k = 0; k < rs->nrules && used < n; k++)
+        for (i = 0; i < rs->n; i++)
+            if (rs->v[i].cluster == c &&
+                h_rec_cites(&rs->v[i], rs->ruleids[k])) {
+                used += (size_t)snprintf(out + used, n - used, "%s%s",
+                                         used ? ", " : "", rs->ruleids[k]);
+                break;
+            }
+}
+
+static void counts(const h_runset *rs, long cnt[4])
+{
+    size_t i;
+
+    cnt[0] = cnt[1] = cnt[2] = cnt[3] = 0;
+    for (i = 0; i < rs->n; i++)
+        cnt[rs->v[i].outcome]++;
+}
+
+/* The failures of each rule, in spec order; rules without any left out. */
+static void rule_table(const h_runset *rs)
+{
+    size_t i;
+    int k, c;
+
+    printf("# failures by rule (spec order): failed/tests, clusters\n");
+    for (k = 0; k < rs->nrules; k++) {
+        long fail = 0, tests = 0;
+        char in[200] = "";
+        for (i = 0; i < rs->n; i++)
+            if (h_rec_cites(&rs->v[i], rs->ruleids[k])) {
+                tests++;
+                fail += rs->v[i].outcome == H_FAIL;
+            }
+        if (!fail)
+            continue;
+        for (c = 0; c < rs->ncl; c++)
+            for (i = 0; i < rs->n; i++)
+                if (rs->v[i].cluster == c &&
+                    h_rec_cites(&rs->v[i], rs->ruleids[k])) {
+                    snprintf(in + strlen(in), sizeof in - strlen(in), "%s%d",
+                             in[0] ? "," : "", c + 1);
+                    break;
+                }
+        printf("#   %-18s %6ld/%-6ld  cluster %s\n", rs->ruleids[k], fail,
+               tests, in);
+    }
+}
+
+/* A long list on a TAP comment line: its first max items. */
+static void print_list(const char *label, const char *list, int max)
+{
+    const char *p, *cut_at = NULL;
+    int items = 1;
+
+    for (p = list; *p; p++)
+        if (*p == ',' && items++ == max)
+            cut_at = p;
+    if (!cut_at)
+        printf("#   %s: %s\n", label, list);
+    else
+        printf("#   %s: %.*s ... (%d in all)\n", label, (int)(cut_at - list),
+               list, items);
+}
+
+void h_cluster_tap(const h_runset *rs)
+{
+    char buf[4096];
+    long cnt[4];
+    int c;
+
+    counts(rs, cnt);
+    if (!cnt[H_FAIL]) {
+        printf("# diagnosis: no failures\n");
+        return;
+    }
+    printf("# diagnosis: %ld failure%s in %d cluster%s (same implementation, "
+           "same kind of failure)\n", cnt[H_FAIL], cnt[H_FAIL] == 1 ? "" : "s",
+           rs->ncl, rs->ncl == 1 ? "" : "s");
+    for (c = 0; c < rs->ncl; c++) {
+        const h_cluster *cl = &rs->cl[c];
+        const h_rec *r = &rs->v[cl->repro];
+        printf("# cluster %d: %s [%s]\n", c + 1, cl->name,
+               cl->impl[0] ? cl->impl : "the suite");
+        printf("#   count: %ld\n", cl->count);
+        h_cluster_rules(rs, c, buf, sizeof buf);
+        print_list("rules", buf, 12);
+        h_cluster_values(rs, c, 0, buf, sizeof buf);
+        printf("#   dtypes: %s\n", buf);
+        h_cluster_values(rs, c, 1, buf, sizeof buf);
+        printf("#   modes: %s\n", buf);
+        h_cluster_values(rs, c, 2, buf, sizeof buf);
+        printf("#   profiles: %s\n", buf);
+        if (cl->pattern[0])
+            printf("#   every failure: %s\n", cl->pattern);
+        printf("#   in common: %s\n", cl->common[0] ? cl->common : "nothing "
+               "that the passing tests lack");
+        printf("#   smallest: %s (test %ld): %s\n", r->addr, r->n, r->reason);
+        if (r->repro[0])
+            printf("#   repro: %s\n", r->repro);
+    }
+    rule_table(rs);
+}
