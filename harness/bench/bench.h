@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "select.h"
 
 /* The yardstick: passes that move exactly the bytes of one Select call --
  * read each of the three inputs once (in[k], in_bytes[k]: the tensors as
@@ -44,6 +47,67 @@ void h_stream_tiles(const h_stream *s, int strategy, size_t t0, size_t t1);
 const char *h_stream_name(int strategy);
 /* The vector width the yardstick uses on this CPU ("avx512", ...). */
 const char *h_stream_isa(void);
+
+/* ---- workloads (bench_work.c) ---------------------------------------- */
+
+/* What the issues ask of a workload, checked and counted in the report:
+ * opt's ratio to the yardstick at least `goal`, or opt's time per call at
+ * most `goal` nanoseconds; at 1 and 2 threads. */
+enum { H_GOAL_NONE, H_GOAL_RATIO, H_GOAL_NS };
+
+typedef struct h_work {
+    char name[64];
+    int32_t dtype, rank[4];
+    int64_t dims[4][SEL_MAX_RANK];
+    sel_broadcast b;
+    int causal;      /* cond[i][j] = j <= i over the last two axes */
+    int goal_kind;
+    double goal;
+    const char *note; /* printed under the rows, or NULL */
+} h_work;
+
+#define H_MAX_WORKS 96
+extern h_work h_works[H_MAX_WORKS];
+extern int h_nworks;
+/* The default workloads (the table of bench_work.c). */
+void h_works_default(void);
+/* "COND:THEN:ELSE[:DTYPE[:MODE[:AXIS]]]" (shapes like 4096x1, _ for rank
+ * 0; MODE none, numpy or pdpd) into w; 0 on success. */
+int h_work_parse(const char *spec, h_work *w);
+/* The spec of w, as --workload takes it. */
+void h_work_spec(const h_work *w, char *s, size_t n);
+int64_t h_count(const int64_t *d, int32_t r);
+
+/* ---- running one workload (bench_run.c) ------------------------------ */
+
+typedef struct h_opts {
+    double budget_s;
+    int min_rounds, use_min, all_yards, quiet, max_threads;
+    int64_t ref_max;
+    FILE *csv;
+    const sel_impl *ext[4];
+    int next;
+    const char *python; /* a python3 with numpy, or NULL */
+    const char *self;   /* argv[0], for repro lines */
+} h_opts;
+
+typedef struct h_result {
+    double ratio[2], ns[2]; /* opt at 1 and 2 threads */
+    double numpy_ns;        /* 0: not measured */
+    int misses;
+} h_result;
+
+/* Times w (yardsticks, ref, opt, --impl, numpy); prints its rows unless
+ * quiet; exits on a wrong result. */
+void h_bench_work(const h_work *w, const h_opts *o, h_result *res);
+
+/* numpy.where on w's shapes: median ns per call, 0 when not measured. */
+double h_numpy_time(const h_work *w, const char *python, double budget_s);
+/* A python3 that imports numpy, or NULL. */
+const char *h_numpy_find(void);
+
+/* `bench --sweep N`: N seeded random valid shapes (bench_sweep.c). */
+int h_sweep(int n, uint64_t seed, const h_opts *o);
 
 /* bench --kernels: every kernel of opt's table on rows in cache. */
 void h_bench_kernels(void);

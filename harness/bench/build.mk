@@ -6,11 +6,13 @@
 # cache instead).  CSV (every strategy's rows) lands in $(O)/bench.csv.
 
 B_DIR := harness/bench
-B_SRC := $(B_DIR)/bench.c $(B_DIR)/bench_stream.c $(B_DIR)/bench_kernels.c \
+B_SRC := $(B_DIR)/bench.c $(B_DIR)/bench_work.c $(B_DIR)/bench_run.c \
+         $(B_DIR)/bench_sweep.c $(B_DIR)/bench_numpy.c \
+         $(B_DIR)/bench_stream.c $(B_DIR)/bench_kernels.c \
          $(B_DIR)/bench_util.c
 $(O)/bench: $(B_SRC) $(B_DIR)/bench.h $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
 	$(CC) $(CFLAGS_ALL) -Iopt -Iref -pthread $(B_SRC) \
-	    $(O)/libselect_opt.a $(O)/libselect_ref.a -ldl $(LDFLAGS_ALL) -o $@
+	    $(O)/libselect_opt.a $(O)/libselect_ref.a -ldl -lm $(LDFLAGS_ALL) -o $@
 
 # Fill functions' throughput under each front end (fill_bench.c running
 # fill_bench.lua), elements per second: selcheck's front-end objects.
