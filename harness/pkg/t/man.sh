@@ -10,6 +10,8 @@ t=$O/pkg/t-man
 rm -rf "$t" && mkdir -p "$t"
 fail() { echo "check-pkg-man: FAIL: $*" >&2; exit 1; }
 
+command -v man >/dev/null || fail "man is not installed (Debian package man-db)"
+
 # 1. Each page renders (man -l, as a user reads it) with the sections the
 #    issue asks for, and groff -ww reports nothing.
 render() {
