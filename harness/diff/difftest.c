@@ -67,6 +67,26 @@ static int pick_rank(rng *r)
     return k;
 }
 
+/* Short inner rows at sizes that span many of opt's blocks (opt_block.c:
+ * 8 KiB of output each) and thread chunks: a channel-like last axis (1-31),
+ * outer axes of 1-31 (some 1s), then the first axis scaled up to a target
+ * of 1 Ki-64 Ki elements. */
+static int pick_short_rows(rng *r, int64_t *out)
+{
+    static const int64_t ch[] = {1, 2, 3, 4, 5, 8, 16, 31};
+    const int rank = 2 + below(r, 6);
+    const int64_t target = (int64_t)1 << (10 + below(r, 7));
+    int64_t n = 1;
+    out[rank - 1] = ch[below(r, 8)];
+    for (int i = 0; i < rank - 1; i++)
+        out[i] = chance(r, 20) ? 1 : 2 + below(r, 30);
+    for (int i = 0; i < rank; i++)
+        n *= out[i];
+    if (n < target)
+        out[0] *= target / n;
+    return rank;
+}
+
 static int64_t count_of(const int64_t *d, int rank)
 {
     int64_t n = 1;
@@ -190,6 +210,10 @@ static void gen(uint64_t seed, uint64_t idx, tcase *c)
     c->null_ptr = c->null_data = -1;
     for (i = 0; i < rank; i++)
         out[i] = pick_dim(&r);
+    if (chance(&r, 15)) {
+        rank = pick_short_rows(&r, out);
+        note(c, "blocks");
+    }
     while (count_of(out, rank) > MAX_ELEMS) { /* halve the largest dim */
         for (i = 1, k = 0; i < rank; i++)
             k = out[i] > out[k] ? i : k;
