@@ -103,6 +103,18 @@ static const row rows[] = {
     {"order_attr_dtype", 247, -1, 0, SEL_DT_F32, "2:2:3", DTF(0), 0, 0, 0, 0, 0, 0},
     {"dst_rank0_vs_1", NUMPY, -1, 0, SEL_DT_F32, "1:1:1", 0, 0, 0, 0, 0, 0, DST(H_FZ_D_RANK0_VS_1)},
     {"dst_huge", NUMPY, -1, 0, SEL_DT_F32, "2x3:2x3:2x3", 0, 0, 0, 0, 0, 0, DST(H_FZ_D_FIRST_HUGE)},
+    /* Short inner rows (opt_block.c): cond repeated per channel, a tiled
+     * per-channel default, a per-row then, middle-axis and outer-product
+     * broadcasts, rank 8 with interleaved 1s; several blocks, threads with
+     * chunks that cut blocks, every ISA level. */
+    {"short_pixmask", NUMPY, -1, 0, SEL_DT_F32, "1000x1:1000x3:1000x3", 0, 0, 0, 0, H_FZ_C_ANY, CFG(3, 2, 1, 0), 0},
+    {"short_chan_default", NUMPY, -1, 0, SEL_DT_F32, "4097x1:4097x4:4", 0, 0, 0, 0, 0, CFG(2, 3, 1, 1), 0},
+    {"short_sample", NUMPY, -1, 0, SEL_DT_F16, "9x1x1:9x1000x3:3", 0, 0, 0, 0, H_FZ_C_RUNS, CFG(3, 1, 0, 0), 0},
+    {"short_then_per_row", NUMPY, -1, 0, SEL_DT_U8, "1000x3:1000x1:1000x3", 0, 0, 0, 0, 0, CFG(1, 2, 1, 0), 0},
+    {"short_midaxis", NUMPY, -1, 0, SEL_DT_I64, "64x1x17:1x64x17:64x64x17", 0, 0, 0, 0, 0, CFG(3, 4, 1, 0), 0},
+    {"short_outer", NUMPY, -1, 0, SEL_DT_F32, "1x33x1:33x1x33:33x33x1", 0, 0, 0, 0, 0, CFG(0, 1, 0, 0), 0},
+    {"short_rank8", NUMPY, -1, 0, SEL_DT_BF16, "2x1x2x1x2x1x2x1:1x2x1x2x1x2x1x2:2x2x2x2x2x2x2x2", 0, 0, 0, 0, 0, CFG(2, 1, 0, 0), 0},
+    {"short_inplace", NUMPY, -1, 0, SEL_DT_F32, "1000x1:1000x3:3", 0, 0, ALI(H_FZ_A_DST_THEN), 0, 0, CFG(3, 2, 1, 0), 0},
 };
 
 /* ---- encoding ----------------------------------------------------------- */
