@@ -51,4 +51,6 @@ size=$(du -sk --apparent-size "$stage/usr" | cut -f1)
 sed -e "s#@VERSION@#$version#" -e "s#@ARCH@#$arch#" -e "s#@SIZE@#$size#" \
     -e "s#@DEPENDS@#$deps#" $P/control.in > "$stage/DEBIAN/control"
 chmod 644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
-dpkg-deb --root-owner-group -Zxz --build "$stage" "$out"
+# SOURCE_DATE_EPOCH: dpkg-deb dates the archive and clamps file times to
+# the last commit, so the same tree gives the same .deb.
+SOURCE_DATE_EPOCH=$when dpkg-deb --root-owner-group -Zxz --build "$stage" "$out"
