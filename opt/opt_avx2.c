@@ -65,14 +65,23 @@ static inline VT vsplat64(const char *p) { return _mm256_set1_epi64x(opt_rd64(p)
 size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t periods, const opt_xtab *x)
 {
-    const size_t P = x->P;
-    size_t p = 0;
-    for (; p < periods && p * x->adv + x->need <= avail; p++) {
-        const uint8_t *sp = s + p * x->adv;
-        uint8_t *dp = d + p * P * 16;
-        for (size_t v = 0; v < P; v++)
-            _mm_storeu_si128((__m128i *)(void *)(dp + 16 * v),
-                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(sp + x->off[v])),
+    const size_t P = x->P, adv = x->adv;
+    size_t p = 0, last;
+    if (avail < x->need)
+        return 0;
+    last = (avail - x->need) / adv + 1; /* periods whose reads stay inside */
+    periods = periods < last ? periods : last;
+    if (P == 1) { /* the pattern fits one vector: the mask stays in a register */
+        const __m128i m = _mm_loadu_si128(CXP(x->mask[0]));
+        s += x->off[0];
+        for (; p < periods; p++, s += adv, d += 16)
+            _mm_storeu_si128((__m128i *)(void *)d, _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m));
+        return p;
+    }
+    for (; p < periods; p++, s += adv) {
+        for (size_t v = 0; v < P; v++, d += 16)
+            _mm_storeu_si128((__m128i *)(void *)d,
+                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(s + x->off[v])),
                                               _mm_loadu_si128(CXP(x->mask[v]))));
     }
     return p;

@@ -90,18 +90,25 @@ static void rep_plain(const char *s, char *d, size_t outer, size_t blk,
 }
 
 /* blk of 1, 2, 4 or 8 bytes repeated n times with n * blk >= 16: the
- * element splatted over 16 bytes, stored whole (up to 15 bytes past each
- * group, which the next group or the slack takes). */
+ * element splatted over 8 bytes, stored 16 bytes at a time (up to 15
+ * bytes past each group, which the next group or the slack takes). */
 static void rep_splat(const char *s, char *d, size_t outer, size_t blk,
                       size_t n)
 {
     const size_t bytes = n * blk;
     for (size_t o = 0; o < outer; o++, s += blk) {
-        char v[16], *row = d + o * bytes;
-        for (size_t i = 0; i < 16; i += blk)
-            memcpy(v + i, s, blk);
+        char *row = d + o * bytes;
+        uint64_t v;
+        if (blk == 1)
+            v = 0x0101010101010101u * (uint8_t)*s;
+        else if (blk == 2)
+            v = 0x0001000100010001u * (uint16_t)opt_rd16(s);
+        else if (blk == 4)
+            v = 0x0000000100000001u * (uint32_t)opt_rd32(s);
+        else
+            v = (uint64_t)opt_rd64(s);
         for (size_t i = 0; i < bytes; i += 16)
-            memcpy(row + i, v, 16);
+            memcpy(row + i, &v, 8), memcpy(row + i + 8, &v, 8);
     }
 }
 
@@ -223,17 +230,18 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
 {
     const size_t w = x->w, n = (size_t)(hi - lo);
     const char *ptr[3];
-    int c;
+    int c = x->op[0].cls == X_CONST ? (x->op[0].src[off[0]] ? 1 : 2) : 0;
 
     for (int k = 0; k < 3; k++) {
         xop *o = &x->op[k];
+        if (c && k != c)
+            continue; /* cond picks one input for the whole block */
         ptr[k] = o->cls == X_EXPAND ? expand(x, o, k, off[k], rows)
                                     : o->src + (size_t)off[k] * o->w;
         if (o->cls != X_CONST)
             ptr[k] += (size_t)lo * o->w;
     }
-    if (x->op[0].cls == X_CONST) { /* the whole block from one input */
-        c = *ptr[0] ? 1 : 2;
+    if (c) {
         x->k[x->op[c].cls == X_CONST ? OPT_K_fill : OPT_K_copy](
             n, NULL, ptr[c], NULL, d + (size_t)lo * w, x->nt);
         return;

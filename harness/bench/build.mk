@@ -46,3 +46,12 @@ check-bench-verify: $(O)/bench
 	@$(O)/bench --quick --budget 0.2 --workload 64x1:1x3:64x3 --workload 2x1x3:1x4x1:2x4x3:f16 >$(O)/bench-check.txt 2>&1 || \
 	    { cat $(O)/bench-check.txt; exit 1; }
 	@echo "check-bench-verify: the benchmark runs and verifies its outputs ($(O)/bench-check.txt)"
+
+# `make bench-sweep`: opt at one thread against the yardstick on SWEEP_N
+# seeded random valid shapes (bench_sweep.c); the distribution of the
+# ratios and the ten worst shapes with their --workload lines.
+SWEEP_N ?= 200
+SWEEP_SEED ?= 1
+.PHONY: bench-sweep
+bench-sweep: $(O)/bench
+	$(O)/bench --sweep $(SWEEP_N) --seed $(SWEEP_SEED) --budget 0.1 $(BENCH_ARGS)
