@@ -1,0 +1,226 @@
+/* diff_gen.c - difftest's case generator: random shapes under every mode
+ * (numpy one-way and bidirectional, pdpd with an axis), short inner rows at
+ * sizes that span opt's blocks, dtypes, offsets, in place, and faults.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "diff_gen.h"
+
+/* ---- deterministic randomness: splitmix64, one stream per case -------- */
+uint64_t h_rnd(rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+int h_below(rng *r, int n) { return (int)(h_rnd(r) % (uint64_t)n); }
+int h_chance(rng *r, int pct) { return h_below(r, 100) < pct; }
+#define below h_below
+#define chance h_chance
+
+static void note(tcase *c, const char *s)
+{
+    size_t n = strlen(c->note);
+    snprintf(c->note + n, sizeof c->note - n, "%s%s", n ? "," : "", s);
+}
+
+static int64_t pick_dim(rng *r)
+{
+    int x = below(r, 100);
+    return x < 28 ? 1 : x < 31 ? 0 : x < 75 ? 2 + below(r, 3)
+         : x < 93 ? 5 + below(r, 5) : 10 + below(r, 120);
+}
+
+static int pick_rank(rng *r)
+{
+    static const int w[9] = {6, 14, 22, 20, 14, 9, 6, 5, 4};
+    int x = below(r, 100), k = 0;
+    while (x >= w[k])
+        x -= w[k++];
+    return k;
+}
+
+/* Short inner rows at sizes that span many of opt's blocks (opt_block.c:
+ * 8 KiB of output each) and thread chunks: a channel-like last axis (1-31),
+ * outer axes of 1-31 (some 1s), then the first axis scaled up to a target
+ * of 1 Ki-64 Ki elements. */
+static int pick_short_rows(rng *r, int64_t *out)
+{
+    static const int64_t ch[] = {1, 2, 3, 4, 5, 8, 16, 31};
+    const int rank = 2 + below(r, 6);
+    const int64_t target = (int64_t)1 << (10 + below(r, 7));
+    int64_t n = 1;
+    out[rank - 1] = ch[below(r, 8)];
+    for (int i = 0; i < rank - 1; i++)
+        out[i] = chance(r, 20) ? 1 : 2 + below(r, 30);
+    for (int i = 0; i < rank; i++)
+        n *= out[i];
+    if (n < target)
+        out[0] *= target / n;
+    return rank;
+}
+
+static int64_t count_of(const int64_t *d, int rank)
+{
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= d[i];
+    return n;
+}
+
+/* numpy: per output axis, which operands carry the dim (else a 1); then
+ * each drops some of its leading 1s.  bidir lets cond alone carry a dim. */
+static void gen_numpy(rng *r, tcase *c, const int64_t *out, int rank, int bidir)
+{
+    int has[3][SEL_MAX_RANK], k, i;
+    for (i = 0; i < rank; i++) {
+        int any = 0;
+        for (k = 0; k < 3; k++)
+            any |= has[k][i] = chance(r, 60);
+        if (!any || (!bidir && !has[T][i] && !has[E][i]))
+            has[bidir ? below(r, 3) : T + below(r, 2)][i] = 1;
+    }
+    for (k = 0; k < 3; k++) {
+        int lead = 0, drop;
+        while (lead < rank && (!has[k][lead] || out[lead] == 1))
+            lead++;
+        drop = below(r, lead + 1);
+        c->rank[k] = rank - drop;
+        for (i = drop; i < rank; i++)
+            c->dims[k][i - drop] = has[k][i] ? out[i] : 1;
+    }
+}
+
+/* pdpd: then is the output; else and cond are runs of its dims (some 1s),
+ * maybe with trailing 1s, at one axis (explicit) or right-aligned (-1). */
+static void gen_pdpd(rng *r, tcase *c, const int64_t *out, int rank)
+{
+    const int explicit_axis = chance(r, 50), a = below(r, rank + 1);
+    int k, i;
+    c->b.axis = explicit_axis ? a : -1;
+    for (k = C; k <= E; k += 2) {
+        int len = below(r, (explicit_axis ? rank - a : rank) + 1);
+        int trail = chance(r, 25) ? 1 + below(r, 2) : 0, first;
+        if (!explicit_axis && len + trail > rank)
+            trail = 0;
+        first = explicit_axis ? a : rank - len - trail;
+        for (i = 0; i < len; i++)
+            c->dims[k][i] = chance(r, 30) ? 1 : chance(r, 5) ? 0 /* BC-NUMPY-4 */
+                          : out[first + i];
+        for (i = 0; i < trail; i++)
+            c->dims[k][len + i] = 1;
+        c->rank[k] = len + trail;
+    }
+    c->rank[T] = rank;
+    memcpy(c->dims[T], out, sizeof(int64_t) * (size_t)rank);
+}
+
+static int32_t any_dtype(rng *r) { return SEL_DT_FIRST + below(r, SEL_DT_LAST); }
+
+/* One fault, so that statuses (and ERR-ORDER-1 with two) get compared. */
+static void mutate(rng *r, tcase *c)
+{
+    const int k = below(r, 4), i = c->rank[k] > 0 ? below(r, c->rank[k]) : 0;
+    static const int32_t bad_types[] = {3, 4, -1, 1000};
+    switch (below(r, 13)) {
+    case 0: note(c, "dim");
+        if (c->rank[k] > 0)
+            c->dims[k][i] = chance(r, 50) ? c->dims[k][i] + 1 + below(r, 3) : below(r, 3);
+        break;
+    case 1: note(c, "rank");
+        c->rank[k] = chance(r, 70) ? SEL_MAX_RANK + 1 : -1;
+        for (int j = 0; j < SEL_MAX_RANK + 1; j++)
+            c->dims[k][j] = 1;
+        break;
+    case 2: note(c, "negdim");
+        if (c->rank[k] > 0)
+            c->dims[k][i] = -1 - below(r, 3);
+        break;
+    case 3: note(c, "overflow");
+        if (chance(r, 50) && c->rank[k] > 0) {
+            c->dims[k][i] = (int64_t)1 << (40 + below(r, 23));
+        } else { /* inputs that fit, an output that does not */
+            c->rank[T] = c->rank[E] = 2, c->rank[C] = 0;
+            c->dims[T][0] = (int64_t)1 << 31, c->dims[T][1] = 1;
+            c->dims[E][0] = 1, c->dims[E][1] = (int64_t)1 << 33;
+        }
+        break;
+    case 4: note(c, "dtype");
+        c->dtype[k] = chance(r, 20) ? (int32_t)(below(r, 3) ? 99 : 0)
+                                    : any_dtype(r);
+        break;
+    case 5: note(c, "btype"); c->b.type = bad_types[below(r, 4)]; break;
+    case 6: note(c, "axis");
+        c->b.axis = chance(r, 50) ? -2 - below(r, 5) : c->rank[T] + below(r, 3);
+        break;
+    case 7: note(c, "nullptr"); c->null_ptr = k; break;
+    case 8: note(c, "nulldims");
+        c->dims_null[k] = 1;
+        break;
+    case 9: note(c, "nulldata"); c->null_data = k; break;
+    case 10: note(c, "dstrank");
+        if (c->rank[D] < SEL_MAX_RANK && chance(r, 50))
+            c->dims[D][c->rank[D]++] = 1;
+        else if (c->rank[D] > 0)
+            c->rank[D]--;
+        break;
+    case 11: note(c, "overlap");
+        c->alias = chance(r, 70) ? ALIAS_PART : chance(r, 50) ? ALIAS_COND
+                 : chance(r, 50) ? ALIAS_THEN : ALIAS_ELSE;
+        c->alias_off = 1 + (size_t)below(r, 40);
+        break;
+    default: note(c, "nullout"); c->null_out = 1; break;
+    }
+}
+
+void h_gen(uint64_t seed, uint64_t idx, tcase *c)
+{
+    rng r = {seed * 0x9e3779b97f4a7c15u ^ (idx + 1) * 0xd1b54a32d192ed03u};
+    int64_t out[SEL_MAX_RANK];
+    int rank = pick_rank(&r), i, k, m = below(&r, 100);
+
+    memset(c, 0, sizeof *c);
+    c->null_ptr = c->null_data = -1;
+    for (i = 0; i < rank; i++)
+        out[i] = pick_dim(&r);
+    if (chance(&r, 15)) {
+        rank = pick_short_rows(&r, out);
+        note(c, "blocks");
+    }
+    while (count_of(out, rank) > MAX_ELEMS) { /* halve the largest dim */
+        for (i = 1, k = 0; i < rank; i++)
+            k = out[i] > out[k] ? i : k;
+        out[k] /= 2;
+    }
+    c->b.type = m < 15 ? SEL_BROADCAST_NONE : m < 70 ? SEL_BROADCAST_NUMPY
+                                                     : SEL_BROADCAST_PDPD;
+    c->b.flags = chance(&r, 50) ? SEL_COND_BIDIRECTIONAL : 0;
+    if (chance(&r, 10))
+        c->b.flags |= 0x80000000u | (uint32_t)below(&r, 1 << 16) << 8;
+    c->b.axis = c->b.type == SEL_BROADCAST_PDPD ? -1 : below(&r, 9) - 6;
+    if (c->b.type == SEL_BROADCAST_NONE)
+        for (k = C; k <= E; k++)
+            c->rank[k] = rank, memcpy(c->dims[k], out, sizeof out);
+    else if (c->b.type == SEL_BROADCAST_NUMPY)
+        gen_numpy(&r, c, out, rank, chance(&r, 70) ? /* shapes of the other */
+                  !!(c->b.flags & SEL_COND_BIDIRECTIONAL) : /* rule at times */
+                  !(c->b.flags & SEL_COND_BIDIRECTIONAL));
+    else
+        gen_pdpd(&r, c, out, rank);
+    c->rank[D] = rank;
+    memcpy(c->dims[D], out, sizeof out);
+    c->dtype[C] = SEL_DT_BOOLEAN;
+    c->dtype[T] = c->dtype[E] = c->dtype[D] = any_dtype(&r);
+    for (k = 0; k < 4; k++)
+        c->off[k] = (size_t)below(&r, 64);
+    if (chance(&r, 15))
+        c->alias = chance(&r, 50) ? ALIAS_THEN : ALIAS_ELSE;
+    c->tuning = below(&r, 3);
+    if (chance(&r, 22)) {
+        mutate(&r, c);
+        if (chance(&r, 30))
+            mutate(&r, c);
+    }
+}
