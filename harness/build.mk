@@ -5,7 +5,7 @@
 
 H_CORE := h_case h_dtype h_gen h_point h_point_fn h_layout h_worker h_wproc h_judge \
           h_tap h_run h_main h_results h_feat h_cluster h_junit h_report h_progress
-H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf
+H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf h_lua_limit
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
 H_LUAJIT_OBJ := $(H_FRONT:%=$(O)/harness/luajit/%.o)

@@ -363,29 +363,22 @@ static void free_lits(h_lits *l)
     free(l->v);
 }
 
-void h_suite_free(h_suite *s)
+void h_suite_drop_last(h_suite *s)
 {
-    size_t i;
+    h_case *c = &s->v[--s->n];
     int k;
 
-    for (i = 0; i < s->n; i++) {
-        h_case *c = &s->v[i];
-        free(c->id);
-        for (k = 0; k < c->nrules; k++)
-            free(c->rules[k]);
-        free(c->rules);
-        free(c->dtypes);
-        free_lits(&c->cond_lit);
-        free_lits(&c->val[0].lit);
-        free_lits(&c->val[1].lit);
-        free_lits(&c->expect[0].data);
-        if (c->expect[1].data.v != c->expect[0].data.v)
-            free_lits(&c->expect[1].data);
-        free(c->error);
-    }
-    free(s->v);
-    for (k = 0; k < s->nrules; k++)
-        free(s->ruleids[k]);
-    free(s->ruleids);
-    memset(s, 0, sizeof *s);
+    free(c->id);
+    for (k = 0; k < c->nrules; k++)
+        free(c->rules[k]);
+    free(c->rules);
+    free(c->dtypes);
+    free_lits(&c->cond_lit);
+    free_lits(&c->val[0].lit);
+    free_lits(&c->val[1].lit);
+    free_lits(&c->expect[0].data);
+    if (c->expect[1].data.v != c->expect[0].data.v)
+        free_lits(&c->expect[1].data);
+    free(c->error);
+    memset(c, 0, sizeof *c);
 }

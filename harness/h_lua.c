@@ -2,12 +2,11 @@
  * registration, the profile loader.  The same file builds selcheck (Lua
  * 5.4) and selcheck-jit (LuaJIT); h_lua.h holds the few differences.
  */
-#include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
-#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "h_dtype.h"
@@ -98,32 +97,17 @@ static void set_nil(lua_State *L, const char *table, const char *name)
     }
 }
 
-/* A deadline for the running script, checked every 2^20 instructions. */
-static struct timespec deadline;
-static int limit_s;
-
-static void l_hook(lua_State *L, lua_Debug *ar)
-{
-    struct timespec now;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > deadline.tv_sec ||
-        (now.tv_sec == deadline.tv_sec && now.tv_nsec > deadline.tv_nsec)) {
-        lua_getinfo(L, "Sl", ar);
-        luaL_error(L, "%s:%d: script ran past its time limit (%d s)",
-                   ar->short_src, ar->currentline, limit_s);
-    }
-}
-
 /* base (without dofile, loadfile, binary load), string, table, math
  * (without random: the harness seeds all randomness); no io, os,
- * package, debug. */
-static lua_State *sandbox(int time_limit)
+ * package, debug, coroutine (LuaJIT's base library has it, Lua 5.4's does
+ * not: the two sandboxes are the same). */
+static lua_State *sandbox(void)
 {
     static const char *const gone[] = {"dofile", "loadfile", "loadstring",
                                        "require", "module", "newproxy",
-                                       "collectgarbage", "gcinfo", NULL};
-    lua_State *L = luaL_newstate();
+                                       "collectgarbage", "gcinfo",
+                                       "coroutine", NULL};
+    lua_State *L = h_lua_newstate();
     int i;
 
     if (!L) {
@@ -151,111 +135,40 @@ static lua_State *sandbox(int time_limit)
     set_nil(L, "string", "dump");
     lua_register(L, "print", l_print);
     lua_register(L, "load", l_load);
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += time_limit;
-    limit_s = time_limit;
-    lua_sethook(L, l_hook, LUA_MASKCOUNT, 1 << 20);
     return L;
 }
 
 h_lua_ctx *h_lua_loading;
 
-/* Fill and check functions get the limit of the script that made them. */
-static int call_limit = 60;
-
-#if H_LUAJIT
-/* Under LuaJIT the functions run compiled, where no hook is ever looked
- * at: a timer sets one at the deadline, which stops interpreted code;
- * if a compiled loop is still running two seconds later, the only clean
- * way out is TAP's "Bail out!" (stdout is flushed before each test). */
-static lua_State *volatile calling;
-static volatile sig_atomic_t alarms;
-static char bail[900];
-static size_t bail_len;
-
-static void on_alarm(int sig)
+/* A regular file only: opening a FIFO for reading waits for a writer,
+ * and a device may never end.  NULL with *why set on a refusal. */
+static char *read_file(const char *path, size_t *len, const char **why)
 {
-    (void)sig;
-    if (alarms++ == 0 && calling) {
-        lua_sethook(calling, l_hook, LUA_MASKCOUNT, 1);
-        return;
-    }
-    if (write(1, bail, bail_len) < 0 || write(2, bail + 10, bail_len - 10) < 0)
-        sig = 0;
-    _exit(2);
-}
-
-static void set_timer(int seconds, int interval)
-{
-    struct itimerval it;
-
-    memset(&it, 0, sizeof it);
-    it.it_value.tv_sec = seconds;
-    it.it_interval.tv_sec = interval;
-    setitimer(ITIMER_REAL, &it, NULL);
-}
-#endif
-
-int h_lua_call(lua_State *L, int nargs, int nresults, const char *what)
-{
-    int st;
-
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += call_limit;
-    limit_s = call_limit;
-#if H_LUAJIT
-    {
-        static int installed;
-        int n = snprintf(bail, sizeof bail, "Bail out! selcheck: %s ran "
-                         "past its time limit (%d s) in compiled code\n",
-                         what, call_limit);
-        bail_len = n < 0 ? 0 : (size_t)n < sizeof bail ? (size_t)n
-                                                        : sizeof bail - 1;
-        if (!installed) {
-            struct sigaction sa;
-            memset(&sa, 0, sizeof sa);
-            sa.sa_handler = on_alarm;
-            sigemptyset(&sa.sa_mask);
-            sigaction(SIGALRM, &sa, NULL);
-            installed = 1;
-        }
-    }
-    lua_sethook(L, NULL, 0, 0);
-    luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
-    alarms = 0;
-    calling = L;
-    set_timer(call_limit, 2);
-#else
-    (void)what;
-#endif
-    st = lua_pcall(L, nargs, nresults, 0);
-#if H_LUAJIT
-    set_timer(0, 0);
-    calling = NULL;
-    lua_sethook(L, NULL, 0, 0);
-#endif
-    return st;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     char *buf = NULL;
-    size_t cap = 0, n = 0, got;
+    size_t cap = 0, n = 0;
+    ssize_t got;
+    struct stat st;
 
-    if (!f)
+    *why = "cannot read the file";
+    if (fd < 0)
         return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = "not a regular file (a FIFO, device or directory): refused";
+        close(fd);
+        return NULL;
+    }
     do {
         if (n == cap)
             buf = h_realloc(buf, cap = cap ? cap * 2 : 65536);
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
+        got = read(fd, buf + n, cap - n);
+        n += got > 0 ? (size_t)got : 0;
     } while (got > 0);
-    if (ferror(f)) {
+    close(fd);
+    if (got < 0) {
         free(buf);
-        buf = NULL;
+        return NULL;
     }
-    fclose(f);
     *len = n;
     return buf;
 }
@@ -263,15 +176,17 @@ static char *read_file(const char *path, size_t *len)
 /* Loads and runs path as a text chunk named "@path" (so messages read
  * "path:line: ..."); leaves its first result on the stack.  0 or -1 with
  * the message on the stack. */
-static int run_chunk(lua_State *L, const char *path, int nresults)
+static int run_chunk(lua_State *L, const char *path, int nresults,
+                     int seconds)
 {
     size_t len;
-    char *buf = read_file(path, &len);
+    const char *why;
+    char *buf = read_file(path, &len, &why);
     char name[1024];
     int st;
 
     if (!buf) {
-        lua_pushfstring(L, "%s: cannot read the file", path);
+        lua_pushfstring(L, "%s: %s", path, why);
         return -1;
     }
     snprintf(name, sizeof name, "@%s", path);
@@ -282,8 +197,9 @@ static int run_chunk(lua_State *L, const char *path, int nresults)
     }
     st = luaL_loadbuffer(L, buf, len, name);
     free(buf);
+    snprintf(name, sizeof name, "script %s", path);
     if (st == 0)
-        st = lua_pcall(L, 0, nresults, 0);
+        st = h_lua_pcall(L, 0, nresults, seconds, name);
     if (st != 0 && !lua_isstring(L, -1)) {
         lua_pop(L, 1);
         lua_pushfstring(L, "%s: error object is not a string", path);
@@ -294,17 +210,14 @@ static int run_chunk(lua_State *L, const char *path, int nresults)
 int h_front_run_file(const char *path, const char *stem, h_suite *s,
                      const h_profiles *p, int time_limit, int long_run)
 {
-    lua_State *L = sandbox(time_limit);
+    lua_State *L;
     h_lua_ctx ctx;
-    FILE *f = fopen(path, "rb");
 
-    if (!f) {
-        lua_close(L);
+    if (access(path, R_OK) != 0)
         return -1;
-    }
-    fclose(f);
+    L = sandbox();
     h_lua_buf_open(L);
-    call_limit = time_limit;
+    h_lua_call_limit = time_limit;
     memset(&ctx, 0, sizeof ctx);
     ctx.suite = s;
     ctx.profiles = p;
@@ -317,14 +230,14 @@ int h_front_run_file(const char *path, const char *stem, h_suite *s,
     lua_setglobal(L, "case");
     lua_pushboolean(L, long_run);
     lua_setglobal(L, "long_run");
-    if (run_chunk(L, path, 0) != 0) {
+    if (run_chunk(L, path, 0, time_limit) != 0) {
         const char *msg = lua_tostring(L, -1);
         /* Lua names the chunk "path:line:"; keep that as the address. */
         h_suite_error(s, path, stem, "%s", msg);
     }
     h_lua_loading = NULL;
     if (!ctx.keep) /* else the file's cases call into it (h_lua_fill.c) */
-        lua_close(L);
+        h_lua_close(L);
     return 0;
 }
 
@@ -391,21 +304,21 @@ static int read_profile(lua_State *L, h_profile *pr, const char *path, int i,
 
 int h_front_profiles(const char *path, h_profiles *out, char *err, size_t n)
 {
-    lua_State *L = sandbox(10);
+    lua_State *L = sandbox();
     long i, len;
     int st = 0;
 
     memset(out, 0, sizeof *out);
-    if (run_chunk(L, path, 1) != 0) {
+    if (run_chunk(L, path, 1, 10) != 0) {
         snprintf(err, n, "%s", lua_tostring(L, -1));
-        lua_close(L);
+        h_lua_close(L);
         return -1;
     }
     if (lua_type(L, -1) != LUA_TTABLE ||
         (len = (long)lua_rawlen(L, -1)) < 1 || len > H_MAX_PROFILES) {
         snprintf(err, n, "%s: want an array of 1..%d profiles", path,
                  H_MAX_PROFILES);
-        lua_close(L);
+        h_lua_close(L);
         return -1;
     }
     for (i = 1; i <= len && st == 0; i++) {
@@ -414,6 +327,6 @@ int h_front_profiles(const char *path, h_profiles *out, char *err, size_t n)
         out->n += st == 0;
         lua_pop(L, 1);
     }
-    lua_close(L);
+    h_lua_close(L);
     return st;
 }

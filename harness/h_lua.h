@@ -29,6 +29,7 @@ typedef struct h_lua_ctx {
     const char *file, *stem;
     size_t first; /* index of the file's first entry in the suite */
     int keep;     /* a case holds a function: the state stays open */
+    int reading;  /* inside case{}: another case{} is refused */
 } h_lua_ctx;
 
 /* The case{} function: reads its table into a new suite entry.  Only
@@ -37,12 +38,20 @@ typedef struct h_lua_ctx {
 int h_lua_case(lua_State *L);
 extern h_lua_ctx *h_lua_loading;
 
-/* h_lua.c: calls the function below nargs arguments on the stack under
- * the script time limit, as lua_pcall does (status; the results or the
- * message on the stack).  what ("fill.x of file:id[dtype] (file:line)")
- * names it if it hangs in code a hook cannot stop (LuaJIT's compiled
- * loops): then selcheck bails out. */
+/* h_lua_limit.c: a state whose allocator refuses to hold more than
+ * H_LUA_MEM_LIMIT bytes (closed with h_lua_close); lua_pcall under the
+ * time limit in seconds, with the same stack-overflow messages in both
+ * front ends: what ("script PATH", "fill.x of file:id[dtype]") names it
+ * in the messages, and if it hangs where no hook stops it (a C function,
+ * a compiled loop) selcheck bails out.  h_lua_call: the same with
+ * h_lua_call_limit, the limit of the script that made the function. */
+#define H_LUA_MEM_LIMIT ((size_t)1 << 28)
+lua_State *h_lua_newstate(void);
+void h_lua_close(lua_State *L);
+int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
+                const char *what);
 int h_lua_call(lua_State *L, int nargs, int nresults, const char *what);
+extern int h_lua_call_limit;
 
 /* h_lua_buf.c: the buffer objects of fill and check functions.  open:
  * once per state, before the script runs; push: a buffer over b named

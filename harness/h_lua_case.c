@@ -250,7 +250,7 @@ static int get_expect(lua_State *L, int idx, h_case *c)
     }
     if (get_expect1(L, idx, &c->expect[0], c))
         return -1;
-    c->expect[1] = c->expect[0]; /* shares data; h_suite_free knows */
+    c->expect[1] = c->expect[0]; /* shares data; h_suite_drop_last knows */
     return 0;
 }
 
@@ -441,16 +441,36 @@ static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p,
     lua_pop(L, 1);
 }
 
+/* The reading proper, under lua_pcall (h_lua_case): the table at 2. */
+static int read_case(lua_State *L)
+{
+    h_lua_ctx *x = lua_touserdata(L, 1);
+    h_case *c = &x->suite->v[x->suite->n - 1];
+
+    if (h_lua_keys(L, 2, case_fields, "case{}", c) == 0)
+        read_fields(L, 2, c, x->profiles, x);
+    return 0;
+}
+
+/* case{}: the table is read under a protected call, so a Lua error
+ * raised while reading it (by a metamethod, the time or memory limit)
+ * drops the half-read case before it goes on to the script, which may
+ * catch it with pcall: no half-read case ever runs.  Reading never
+ * re-enters: a case{} from a metamethod would add to the suite while it
+ * is being written. */
 int h_lua_case(lua_State *L)
 {
     h_lua_ctx *x = lua_touserdata(L, lua_upvalueindex(1));
     lua_Debug ar;
-    int line = 0;
+    int line = 0, st;
     h_case *c;
 
     if (x != h_lua_loading)
         return luaL_error(L, "case{} belongs at the top of the script, not "
                           "inside a fill or check function");
+    if (x->reading)
+        return luaL_error(L, "case{} called while another case{} is being "
+                          "read (from a metamethod of its table?)");
     if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "l", &ar))
         line = ar.currentline;
     c = h_suite_add(x->suite, x->file, x->stem, line);
@@ -460,8 +480,17 @@ int h_lua_case(lua_State *L)
         return 0;
     }
     lua_settop(L, 1);
-    if (h_lua_keys(L, 1, case_fields, "case{}", c) == 0)
-        read_fields(L, 1, c, x->profiles, x);
+    lua_pushcfunction(L, read_case);
+    lua_pushlightuserdata(L, x);
+    lua_pushvalue(L, 1);
+    x->reading = 1;
+    st = lua_pcall(L, 2, 0, 0);
+    x->reading = 0;
+    if (st != 0) {
+        h_suite_drop_last(x->suite);
+        return lua_error(L);
+    }
+    c = &x->suite->v[x->suite->n - 1];
     if (!c->error)
         h_case_check(x->suite, c, x->profiles, x->first);
     return 0;

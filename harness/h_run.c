@@ -127,6 +127,9 @@ static void oracle_on(const char *addr, const char *profile)
                                 "or the harness)\n", addr, profile);
     if (bail_len >= sizeof bail)
         bail_len = sizeof bail - 1;
+    bail[bail_len - 1] = 0; /* the text on one line, then its newline */
+    h_tap_oneline(bail);
+    bail[bail_len - 1] = '\n';
 }
 
 /* A case with reuse (IO-REUSE-1): once it passed, the test again at the

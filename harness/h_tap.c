@@ -59,15 +59,25 @@ void h_tap_begin(void)
     printf("TAP version 13\n");
 }
 
+void h_tap_oneline(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < ' ' || *s == 0x7f)
+            *s = ' ';
+}
+
+/* One line whatever the arguments hold (an --impl path with a newline
+ * would otherwise start a TAP line of its own). */
 void h_tap_comment(const char *fmt, ...)
 {
+    char line[2048];
     va_list ap;
 
-    fputs("# ", stdout);
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fputc('\n', stdout);
+    h_tap_oneline(line);
+    printf("# %s\n", line);
 }
 
 void h_tap_plan(long n)

@@ -23,7 +23,11 @@ void h_diag_raw(h_diag *d, int indent, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 void h_tap_begin(void);
+/* "# ..." on one line: control characters become spaces. */
 void h_tap_comment(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Control characters of s replaced by spaces, in place: for text that
+ * reaches TAP another way (the Bail out! lines). */
+void h_tap_oneline(char *s);
 void h_tap_plan(long n);
 /* One test line.  reason: the SKIP/TODO text, or NULL; d: NULL or the
  * diagnostic printed (as a YAML block) after the line. */

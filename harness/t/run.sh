@@ -64,6 +64,31 @@ for S in "$O/selcheck" "$O/selcheck-jit"; do
     has_err 'print goes to stderr' "$n sandbox"
     grep -q 'print goes' "$tmp/out" && fail "$n: print reached stdout"
 
+    # Scripts are untrusted too (issue 17): no re-entry into case{}; a
+    # case{} that errors, even inside pcall, is dropped; a memory limit;
+    # the same stack-overflow message with its line in both front ends;
+    # special files refused; control characters never reach TAP.
+    expect_rc 1 "$n re-entered case{}" "$S" --impl "$REF" "$T/reenter.lua"
+    has "^not ok [0-9]* - script error: $T/reenter.lua:7: case{} called while another case{} is being read" "$n re-entry"
+    has '^ok [0-9]* - reenter:before\[f32\]' "$n before the re-entry"
+    [ "$(grep -c '^ok' "$tmp/out")" = 1 ] || fail "$n re-entry: a case read from inside case{} ran"
+    expect_rc 0 "$n case{} erroring in pcall" "$S" --impl "$REF" "$T/pcall_case.lua"
+    has '^1\.\.1$' "$n the half-read case is dropped"
+    has '^ok 1 - pcall_case:after\[f32\]' "$n the script goes on"
+    expect_rc 1 "$n memory bomb" "$S" --impl "$REF" "$T/mem_bomb.lua"
+    has "^not ok 1 - script error: script $T/mem_bomb.lua ran past its memory limit (256 MiB)" "$n memory limit"
+    expect_rc 1 "$n stack overflow" "$S" --impl "$REF" "$T/stack_overflow.lua"
+    has "^not ok 1 - script error: $T/stack_overflow.lua:3: stack overflow$" "$n stack overflow"
+    rm -f "$tmp/fifo.lua" && mkfifo "$tmp/fifo.lua"
+    expect_rc 1 "$n FIFO as a case file" timeout 20 "$S" --impl "$REF" "$tmp/fifo.lua"
+    has "script error: $tmp/fifo.lua: not a regular file" "$n FIFO refused"
+    lib="$tmp/lib
+ok 999 - injected.so"
+    cp "$REF" "$lib"
+    expect_rc 0 "$n newline in --impl" "$S" --impl "$lib" --only 'good:scalar[u8]' "$T/good.lua"
+    grep -q '^ok 999' "$tmp/out" && fail "$n: a newline in --impl reached TAP as a line"
+    has '^# impl: .*ok 999 - injected.so' "$n the path, on its comment line"
+
     # --list runs nothing; --only picks one address (brackets literal).
     expect_rc 0 "$n list" "$S" --list --profile all "$T/good.lua"
     has '^good:row_broadcast\[f16\] 4x1:1x3:4x3 numpy \[where\]$' "$n list"
@@ -95,9 +120,24 @@ for S in "$O/selcheck" "$O/selcheck-jit"; do
     [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$n: a setup error is not one line"
 done
 
+# A match that backtracks for hours inside one C call (string.find): the
+# hook never runs, the watchdog stops it (6 x --timeout, then 2 s) with a
+# Bail out! naming it; at top level under selcheck, in a fill function
+# under selcheck-jit (the same code serves both), the two at once.
+"$O/selcheck" --timeout 1 --impl "$REF" "$T/find_hang.lua" >"$tmp/find1" 2>&1 &
+p1=$!
+"$O/selcheck-jit" --timeout 1 --impl "$REF" "$T/find_fill.lua" >"$tmp/find2" 2>&1 &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+[ $r1 = 2 ] && grep -q "^Bail out! selcheck: script $T/find_hang.lua ran past its time limit (6 s)" "$tmp/find1" ||
+    fail "top-level string.find not stopped: exit $r1 ($tmp/find1)"
+[ $r2 = 2 ] && grep -q '^Bail out! selcheck: fill.x of find_fill:find_in_fill\[f32\] .* ran past its time limit (6 s)' "$tmp/find2" ||
+    fail "string.find in a fill not stopped: exit $r2 ($tmp/find2)"
+
 # Both front ends print the same TAP for the self-test scripts too.
 "$O/selcheck" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/a" 2>/dev/null
 "$O/selcheck-jit" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/b" 2>/dev/null
 cmp -s "$tmp/a" "$tmp/b" || fail "selcheck and selcheck-jit differ on harness/t"
 
-t_done "exit codes, script errors, sandbox, --list/--only: all as expected"
+t_done "exit codes, script errors, sandbox, script limits, --list/--only: all as expected"

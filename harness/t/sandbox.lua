@@ -1,8 +1,10 @@
 -- sandbox.lua - what a case script must not reach (run.sh): no io, os,
--- package, debug, require, dofile, loadfile, binary chunks, or the PRNG.
+-- package, debug, coroutine (in both front ends), require, dofile,
+-- loadfile, binary chunks, or the PRNG.
 -- Any leak raises an error, which fails the run.
 for _, name in ipairs({"io", "os", "package", "debug", "require", "dofile",
-                       "loadfile", "loadstring", "collectgarbage"}) do
+                       "loadfile", "loadstring", "collectgarbage",
+                       "coroutine"}) do
   assert(_G[name] == nil, name .. " is reachable")
 end
 assert(math.random == nil and math.randomseed == nil, "math.random")

@@ -1,0 +1,252 @@
+/* h_lua_limit.c - the bounds on a script: memory through the state's
+ * allocator, time through an instruction hook and a watchdog thread that
+ * covers what a hook cannot stop (C functions, LuaJIT's compiled loops).
+ * Also the protected call both front ends use, with the same messages.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "h_lua.h"
+
+#if H_LUAJIT
+#include <luajit.h>
+#endif
+
+/* ---- memory: every state counts its bytes against H_LUA_MEM_LIMIT ---- */
+
+typedef struct lmem {
+    size_t used;
+    int hit; /* an allocation was refused for the limit */
+} lmem;
+
+static void *l_alloc(void *ud, void *p, size_t osize, size_t nsize)
+{
+    lmem *m = ud;
+    size_t old = p ? osize : 0; /* without p, osize is a type tag */
+    void *q;
+
+    if (nsize == 0) {
+        free(p);
+        m->used -= old < m->used ? old : m->used;
+        return NULL;
+    }
+    if (nsize > old && nsize - old > H_LUA_MEM_LIMIT - m->used) {
+        m->hit = 1;
+        return NULL;
+    }
+    if ((q = realloc(p, nsize)) != NULL)
+        m->used = m->used - old + nsize;
+    return q;
+}
+
+lua_State *h_lua_newstate(void)
+{
+    lmem *m = calloc(1, sizeof *m);
+    lua_State *L = m ? lua_newstate(l_alloc, m) : NULL;
+    static int told;
+
+    if (L)
+        return L;
+    free(m);
+    /* 64-bit LuaJIT built without GC64 refuses lua_newstate: no bound
+     * but the process's own (harness/README.md). */
+    if (!told++)
+        fprintf(stderr, "selcheck: this Lua takes no custom allocator; "
+                "scripts run without a memory limit\n");
+    return luaL_newstate();
+}
+
+void h_lua_close(lua_State *L)
+{
+    void *ud = NULL;
+    lua_Alloc f = lua_getallocf(L, &ud);
+
+    lua_close(L);
+    if (f == l_alloc)
+        free(ud);
+}
+
+/* 1 when the state's last refused allocation was the limit's (cleared). */
+static int mem_hit(lua_State *L)
+{
+    void *ud = NULL;
+    lmem *m;
+
+    if (lua_getallocf(L, &ud) != l_alloc)
+        return 0;
+    m = ud;
+    if (!m->hit)
+        return 0;
+    m->hit = 0;
+    return 1;
+}
+
+/* ---- time: a deadline, a hook that checks it, a watchdog behind both -- */
+
+static struct timespec deadline;
+static int limit_s;
+
+static int past(const struct timespec *now, const struct timespec *t)
+{
+    return now->tv_sec > t->tv_sec ||
+           (now->tv_sec == t->tv_sec && now->tv_nsec > t->tv_nsec);
+}
+
+static void l_hook(lua_State *L, lua_Debug *ar)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (past(&now, &deadline)) {
+        lua_getinfo(L, "Sl", ar);
+        luaL_error(L, "%s:%d: script ran past its time limit (%d s)",
+                   ar->short_src, ar->currentline, limit_s);
+    }
+}
+
+/* The watchdog: at the deadline it sets a hook on every instruction,
+ * which stops interpreted code; two seconds later the state is stuck in
+ * code no hook reaches, which cannot be unwound safely, so selcheck says
+ * so (TAP's "Bail out!", stdout is flushed before each test) and exits 2. */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv;
+static lua_State *armed;
+static struct timespec wd_at;
+static int wd_stage;
+static char bail[900];
+static size_t bail_len;
+
+static void *watchdog(void *arg)
+{
+    struct timespec now;
+
+    (void)arg;
+    pthread_mutex_lock(&mu);
+    for (;;) {
+        if (!armed) {
+            pthread_cond_wait(&cv, &mu);
+            continue;
+        }
+        pthread_cond_timedwait(&cv, &mu, &wd_at);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (!armed || !past(&now, &wd_at))
+            continue;
+        if (wd_stage++ == 0) {
+            lua_sethook(armed, l_hook, LUA_MASKCOUNT, 1);
+            wd_at.tv_sec += 2;
+            continue;
+        }
+        if (write(1, bail, bail_len) < 0 ||
+            write(2, bail + 10, bail_len - 10) < 0)
+            bail_len = 0;
+        _exit(2);
+    }
+    return NULL;
+}
+
+static void arm(lua_State *L, int seconds, const char *what)
+{
+    static int started;
+    int n;
+
+    if (!started) {
+        pthread_condattr_t a;
+        pthread_t t;
+        pthread_condattr_init(&a);
+        pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+        pthread_cond_init(&cv, &a);
+        if (pthread_create(&t, NULL, watchdog, NULL) != 0) {
+            fprintf(stderr, "selcheck: cannot start the script watchdog\n");
+            exit(2);
+        }
+        pthread_detach(t);
+        started = 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += seconds;
+    limit_s = seconds;
+    pthread_mutex_lock(&mu);
+    n = snprintf(bail, sizeof bail, "Bail out! selcheck: %s ran past its "
+                 "time limit (%d s) in code no hook stops (a C function "
+                 "such as string.find, or a compiled loop)\n", what, seconds);
+    bail_len = n < 0 ? 0 : (size_t)n < sizeof bail ? (size_t)n : sizeof bail - 1;
+    for (n = 10; (size_t)n < bail_len - 1; n++) /* one TAP line */
+        bail[n] = bail[n] < ' ' ? ' ' : bail[n];
+    armed = L;
+    wd_at = deadline;
+    wd_stage = 0;
+    pthread_cond_signal(&cv);
+    pthread_mutex_unlock(&mu);
+}
+
+static void disarm(void)
+{
+    pthread_mutex_lock(&mu);
+    armed = NULL;
+    pthread_cond_signal(&cv);
+    pthread_mutex_unlock(&mu);
+}
+
+/* ---- the protected call ---------------------------------------------- */
+
+/* The message handler: a stack overflow names its place in both front
+ * ends (LuaJIT's message has none, Lua 5.4's says "C stack overflow"
+ * where LuaJIT says "stack overflow"). */
+static int l_msgh(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    lua_Debug ar;
+    int level;
+
+    if (!msg || !strstr(msg, "stack overflow"))
+        return 1;
+    for (level = 0; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+            lua_pushfstring(L, "%s:%d: stack overflow", ar.short_src,
+                            ar.currentline);
+            return 1;
+        }
+    }
+    lua_pushstring(L, "stack overflow");
+    return 1;
+}
+
+int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
+                const char *what)
+{
+    int st, base = lua_gettop(L) - nargs;
+
+    lua_pushcfunction(L, l_msgh);
+    lua_insert(L, base);
+    arm(L, seconds, what);
+#if H_LUAJIT
+    /* Scripts load with the compiler off (h_lua.c) and a count hook;
+     * functions run compiled, where hooks are never looked at (the
+     * watchdog sets one at the deadline). */
+    if (strncmp(what, "script ", 7) != 0)
+        luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
+    else
+#endif
+        lua_sethook(L, l_hook, LUA_MASKCOUNT, 1 << 20);
+    st = lua_pcall(L, nargs, nresults, base);
+    disarm();
+    lua_sethook(L, NULL, 0, 0);
+    lua_remove(L, base);
+    if (st != 0 && mem_hit(L)) {
+        lua_pop(L, 1);
+        lua_pushfstring(L, "%s ran past its memory limit (%d MiB)", what,
+                        (int)(H_LUA_MEM_LIMIT >> 20));
+    }
+    return st;
+}
+
+int h_lua_call_limit = 60;
+
+int h_lua_call(lua_State *L, int nargs, int nresults, const char *what)
+{
+    return h_lua_pcall(L, nargs, nresults, h_lua_call_limit, what);
+}
