@@ -36,7 +36,7 @@ static void cut(char *s, char *from, char *to)
 
 /* The kind of a failure: its message without what varies from test to
  * test (element index, run, byte offsets, parenthesised details). */
-static void kind_of(const h_rec *r, char *out, size_t n)
+static void fine_kind(const h_rec *r, char *out, size_t n)
 {
     static const char *const stops[] = {": byte ", "; ", ": expected ",
                                         " of dims_out"};
@@ -83,6 +83,57 @@ static void kind_of(const h_rec *r, char *out, size_t n)
         }
     out[0] = 0;
     append(out, n, s);
+}
+
+/* The class of a failure, what a cluster holds: one bug tends to show
+ * as one class with several messages (a broadcast ignored reads past
+ * cond in one test and past else in the next). */
+static void class_of(const char *reason, int script, char *out, size_t n)
+{
+    static const char reuse[] = "second call at the same addresses with new "
+                                "data (IO-REUSE-1): ";
+    static const char *const oob[] = {"past the end of", "before the start of",
+                                      "a NULL pointer", "outside the harness"};
+    const char *sig;
+    size_t i;
+
+    out[0] = 0;
+    if (!strncmp(reason, reuse, sizeof reuse - 1)) {
+        append(out, n, "on a second call at the same addresses (IO-REUSE-1): ");
+        reason += sizeof reuse - 1;
+    }
+    for (i = 0; i < sizeof oob / sizeof *oob; i++)
+        if (strstr(reason, oob[i]) && strncmp(reason, "wrong bytes", 11)) {
+            append(out, n, "out-of-bounds access");
+            return;
+        }
+    if (script || !strncmp(reason, "script error", 12) ||
+        !strncmp(reason, "the reference disagrees", 23) ||
+        !strncmp(reason, "the case's check", 16))
+        append(out, n, "suite error (a script, or the reference)");
+    else if (!strncmp(reason, "wrong bytes", 11))
+        append(out, n, "wrong bytes in dst");
+    else if (!strncmp(reason, "timeout", 7))
+        append(out, n, "timeout (a hang)");
+    else if (!strncmp(reason, "crashed", 7) &&
+             (sig = strstr(reason, "SIG")) != NULL) {
+        char name[16];
+        snprintf(name, sizeof name, "%.*s", (int)strspn(sig, "SIGABCDEFGHIJKLMNOPQRSTUVWXYZ"), sig);
+        append(out, n, "crash: ");
+        append(out, n, name);
+    } else if (!strncmp(reason, "the worker exited", 17))
+        append(out, n, "exit: the implementation called exit");
+    else if (strstr(reason, "modified its input") || strstr(reason, "the dims of"))
+        append(out, n, "modified an input (IO-INPUTS-1)");
+    else if (!strncmp(reason, "lenient", 7))
+        append(out, n, "lenient (a failure under --strict)");
+    else if (!strncmp(reason, "infer: wrong shape", 18))
+        append(out, n, "wrong output shape from infer");
+    else if (!strncmp(reason, "rejected a valid case", 21) ||
+             strstr(reason, " returned "))
+        append(out, n, "wrong status");
+    else
+        append(out, n, reason);
 }
 
 static int find_cluster(h_runset *rs, const char *impl, const char *kind)
@@ -171,9 +222,10 @@ static int shared(const h_runset *rs, int k, cand *out, long *npass)
  * other branch (the input's bytes): counted as never written too. */
 static void pattern(const h_runset *rs, int k, char *out, size_t n)
 {
+    /* Not run end: every test has it, and --fast has no other. */
     static const int order[] = {H_F_LAST_ONLY, H_F_FIRST_ONLY, H_F_TAIL,
-                                H_F_ALL_WRONG, H_F_NEVER, H_F_RUN_END,
-                                H_F_RUN_START, H_F_RUN_SHIFT, H_F_RUN_THREADS};
+                                H_F_ALL_WRONG, H_F_NEVER, H_F_RUN_START,
+                                H_F_RUN_SHIFT, H_F_RUN_THREADS};
     long cnt[H_NFEAT] = {0};
     size_t i, used = 0;
     int f, j, shape = 0;
@@ -183,8 +235,8 @@ static void pattern(const h_runset *rs, int k, char *out, size_t n)
         if (r->cluster != k)
             continue;
         for (f = H_F_NTEST; f < H_NFEAT; f++)
-            cnt[f] += r->feat[f] || (f == H_F_NEVER && r->feat[H_F_ALIAS] &&
-                                     r->feat[H_F_OTHER_BRANCH]);
+            cnt[f] += r->feat[f] || ((f == H_F_NEVER || f == H_F_TAIL) &&
+                                     r->feat[H_F_ALIAS]);
     }
     out[0] = 0;
     for (j = 0; j < (int)(sizeof order / sizeof *order); j++) {
@@ -206,24 +258,31 @@ static void describe(h_runset *rs, int k)
     char lab[200], only[400] = "";
     size_t used = 0;
     long npass;
-    int m = shared(rs, k, cs, &npass), i, nonly = 0;
+    int m = shared(rs, k, cs, &npass), i, nonly = 0, telling;
 
     pattern(rs, k, cl->pattern, sizeof cl->pattern);
-    for (i = 0; i < m && used < sizeof cl->common; i++) {
-        if (cs[i].pass * 2 >= npass && i >= 3)
+    for (i = 0; i < m && i < 4 && used < sizeof cl->common; i++) {
+        if (cs[i].pass * 2 >= npass && i >= 1)
             break;
         cand_label(&cs[i], lab, sizeof lab);
         used += (size_t)snprintf(cl->common + used, sizeof cl->common - used,
                                  "%s%s (%ld of %ld passing tests have it)",
                                  used ? "; " : "", lab, cs[i].pass, npass);
-        /* A feature at most 1% of the passing tests have names the
-         * cluster (dst aliasing an input hides some failures). */
-        if (cs[i].pass * 100 <= npass && npass > 0 && nonly < 2)
+        /* A feature at most 5% of the passing tests have names the
+         * cluster (dst aliasing an input hides some failures); not
+         * from one or two failures or a handful of passes: chance. */
+        telling = cs[i].pass * 20 <= npass && npass >= 10 && cl->count >= 3;
+        if (telling && nonly == 0) {
+            snprintf(only, sizeof only, "%s", lab);
+            if (cs[i].pass > 0)
+                snprintf(only + strlen(only), sizeof only - strlen(only),
+                         " (and %ld passing tests)", cs[i].pass);
+            nonly = cs[i].pass > 0 ? 2 : 1; /* a second only if both exact */
+        } else if (telling && nonly == 1 && cs[i].pass == 0) {
             snprintf(only + strlen(only), sizeof only - strlen(only),
-                     "%s%s", nonly++ ? " and " : "", lab);
-        if (cs[i].pass * 100 <= npass && cs[i].pass > 0 && nonly == 1)
-            snprintf(only + strlen(only), sizeof only - strlen(only),
-                     " (and %ld passing tests)", cs[i].pass);
+                     " and %s", lab);
+            nonly = 2;
+        }
     }
     cl->name[0] = 0;
     append(cl->name, sizeof cl->name, cl->kind);
@@ -235,6 +294,50 @@ static void describe(h_runset *rs, int k)
         append(cl->name, sizeof cl->name, strstr(only, " passing tests)")
                                           ? "; tests with " : "; only tests with ");
         append(cl->name, sizeof cl->name, only);
+    }
+}
+
+/* The messages of cluster k, numbers taken out, most frequent first:
+ * "read past the end of cond (12), read past the end of else (3)". */
+static void messages(h_runset *rs, int k)
+{
+    enum { MAXK = 8 };
+    char kind[MAXK][200], one[200];
+    long cnt[MAXK], other = 0;
+    size_t i;
+    int nk = 0, j, m, best;
+
+    for (i = 0; i < rs->n; i++) {
+        if (rs->v[i].cluster != k)
+            continue;
+        fine_kind(&rs->v[i], one, sizeof one);
+        for (j = 0; j < nk && strcmp(kind[j], one); j++)
+            ;
+        if (j == nk && nk == MAXK) {
+            other++;
+            continue;
+        }
+        if (j == nk) {
+            memcpy(kind[nk], one, sizeof one);
+            cnt[nk++] = 0;
+        }
+        cnt[j]++;
+    }
+    rs->cl[k].kinds[0] = 0;
+    for (m = 0; m < nk; m++) {
+        for (best = -1, j = 0; j < nk; j++)
+            if (cnt[j] > 0 && (best < 0 || cnt[j] > cnt[best]))
+                best = j;
+        snprintf(one, sizeof one, " (%ld)", cnt[best]);
+        if (m)
+            append(rs->cl[k].kinds, sizeof rs->cl[k].kinds, "; ");
+        append(rs->cl[k].kinds, sizeof rs->cl[k].kinds, kind[best]);
+        append(rs->cl[k].kinds, sizeof rs->cl[k].kinds, one);
+        cnt[best] = 0;
+    }
+    if (other) {
+        snprintf(one, sizeof one, "; %ld others", other);
+        append(rs->cl[k].kinds, sizeof rs->cl[k].kinds, one);
     }
 }
 
@@ -258,7 +361,7 @@ void h_cluster_run(h_runset *rs)
         h_cluster *cl;
         if (r->outcome != H_FAIL)
             continue;
-        kind_of(r, kind, sizeof kind);
+        class_of(r->reason, !r->impl[0], kind, sizeof kind);
         k = find_cluster(rs, r->impl, kind);
         cl = &rs->cl[k];
         r->cluster = k;
@@ -266,8 +369,10 @@ void h_cluster_run(h_runset *rs)
         if (cl->repro < 0 || smaller(r, &rs->v[cl->repro]))
             cl->repro = (long)i;
     }
-    for (k = 0; k < rs->ncl; k++)
+    for (k = 0; k < rs->ncl; k++) {
         describe(rs, k);
+        messages(rs, k);
+    }
 }
 
 void h_cluster_values(const h_runset *rs, int c, int field, char *out,
@@ -386,6 +491,7 @@ void h_cluster_tap(const h_runset *rs)
         printf("# cluster %d: %s [%s]\n", c + 1, cl->name,
                cl->impl[0] ? cl->impl : "the suite");
         printf("#   count: %ld\n", cl->count);
+        printf("#   messages: %s\n", cl->kinds);
         h_cluster_rules(rs, c, buf, sizeof buf);
         print_list("rules", buf, 12);
         h_cluster_values(rs, c, 0, buf, sizeof buf);

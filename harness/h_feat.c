@@ -8,10 +8,19 @@
 #include "h_dtype.h"
 #include "h_feat.h"
 
-static int64_t count_of(const h_shape *s)
+/* Does input k differ from the output's shape (broadcast, or a
+ * different rank)? */
+static int bcast(const h_point *pt, int k)
 {
-    int64_t n = 0;
-    return h_shape_count(s, &n) == 0 ? n : -1;
+    const h_shape *s = &pt->t[k].shape;
+    int32_t i;
+
+    if (s->rank != pt->exp_rank)
+        return 1;
+    for (i = 0; i < s->rank && i < H_RANK_CAP; i++)
+        if (s->dims[i] != pt->exp_dims[i])
+            return 1;
+    return 0;
 }
 
 /* NaNs and -0.0 in then or else (float dtypes only): the values a
@@ -60,9 +69,11 @@ static void shapes(const h_point *pt, unsigned char *f)
     f[H_F_EMPTY_OUT] = out == 0;
     f[H_F_ONE_OUT] = out == 1;
     f[H_F_BIG_OUT] = out >= 4096;
-    f[H_F_COND_BC] = count_of(&pt->t[H_T_COND].shape) != out;
-    f[H_F_XY_BC] = count_of(&pt->t[H_T_X].shape) != out ||
-                   count_of(&pt->t[H_T_Y].shape) != out;
+    f[H_F_NOT16] = out % 16 != 0;
+    f[H_F_SMALL] = out < 16;
+    f[H_F_COND_BC] = bcast(pt, H_T_COND);
+    f[H_F_XY_BC] = bcast(pt, H_T_X) || bcast(pt, H_T_Y);
+    f[H_F_ANY_BC] = f[H_F_COND_BC] || f[H_F_XY_BC];
 }
 
 void h_feat_point(const h_point *pt, unsigned char *f)
@@ -158,8 +169,11 @@ static const char *const names[H_NFEAT] = {
     [H_F_NUMPY] = "mode numpy",
     [H_F_PDPD] = "mode pdpd",
     [H_F_BIDIR_ONLY] = "shapes the two cond rules disagree on (BC-NUMPY-3 vs BC-NUMPY-5)",
-    [H_F_COND_BC] = "cond broadcast",
-    [H_F_XY_BC] = "then or else broadcast",
+    [H_F_NOT16] = "an output size not a multiple of 16 elements",
+    [H_F_SMALL] = "an output of fewer than 16 elements",
+    [H_F_COND_BC] = "cond broadcast (its shape not the output's)",
+    [H_F_XY_BC] = "then or else broadcast (a shape not the output's)",
+    [H_F_ANY_BC] = "an input broadcast (a shape not the output's)",
     [H_F_RANK_DIFF] = "inputs of different ranks",
     [H_F_COND_RANK_GT] = "cond of a higher rank than then and else",
     [H_F_INVALID] = "an error expected (invalid case)",

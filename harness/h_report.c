@@ -208,6 +208,7 @@ static void clusters(FILE *f, const h_runset *rs)
         fputs("</h3>\n<ul>\n", f);
         labelled(f, "implementation", cl->impl[0] ? cl->impl : "the suite");
         fprintf(f, "<li>count: %ld</li>\n", cl->count);
+        labelled(f, "messages", cl->kinds);
         h_cluster_rules(rs, c, buf, sizeof buf);
         labelled(f, "rules", buf);
         h_cluster_values(rs, c, 0, buf, sizeof buf);

@@ -261,6 +261,7 @@ int h_results_write(const h_runset *rs, FILE *f)
         put_field(f, cl->impl, 0);
         fprintf(f, "%ld\t%ld\t", cl->count, rs->v[cl->repro].n);
         put_field(f, cl->kind, 0);
+        put_field(f, cl->kinds, 0);
         put_field(f, cl->name, 0);
         put_field(f, cl->pattern, 0);
         put_field(f, cl->common, 1);
@@ -316,7 +317,7 @@ static int read_cluster(h_runset *rs, char **fld, int nf)
 {
     h_cluster *cl;
 
-    if (nf != 9)
+    if (nf != 10)
         return -1;
     rs->cl = h_realloc(rs->cl, (size_t)(rs->ncl + 1) * sizeof *rs->cl);
     cl = &rs->cl[rs->ncl++];
@@ -325,9 +326,10 @@ static int read_cluster(h_runset *rs, char **fld, int nf)
     cl->count = atol(fld[3]);
     cl->repro = atol(fld[4]); /* a TAP number until the records are read */
     snprintf(cl->kind, sizeof cl->kind, "%s", fld[5]);
-    snprintf(cl->name, sizeof cl->name, "%s", fld[6]);
-    snprintf(cl->pattern, sizeof cl->pattern, "%s", fld[7]);
-    snprintf(cl->common, sizeof cl->common, "%s", fld[8]);
+    snprintf(cl->kinds, sizeof cl->kinds, "%s", fld[6]);
+    snprintf(cl->name, sizeof cl->name, "%s", fld[7]);
+    snprintf(cl->pattern, sizeof cl->pattern, "%s", fld[8]);
+    snprintf(cl->common, sizeof cl->common, "%s", fld[9]);
     return 0;
 }
 

@@ -15,7 +15,9 @@
 enum h_feat {
     H_F_RANK0_IN, H_F_RANK0_OUT, H_F_ODD_OUT, H_F_EMPTY_OUT, H_F_ONE_OUT,
     H_F_BIG_OUT, H_F_SZ1, H_F_SZ2, H_F_SZ4, H_F_SZ8, H_F_FLOAT, H_F_INT,
+    H_F_NOT16, H_F_SMALL,
     H_F_NONE, H_F_NUMPY, H_F_PDPD, H_F_BIDIR_ONLY, H_F_COND_BC, H_F_XY_BC,
+    H_F_ANY_BC,
     H_F_RANK_DIFF, H_F_COND_RANK_GT, H_F_INVALID, H_F_BEYOND, H_F_CONCURRENT,
     H_F_COND_NON01, H_F_NAN, H_F_NEGZERO, H_F_ALIAS, H_F_NULL, H_F_AXIS,
     H_F_NTEST,
@@ -43,7 +45,8 @@ typedef struct h_rec {
 /* A cluster: failures of one implementation with the same symptom. */
 typedef struct h_cluster {
     char impl[128];
-    char kind[300];          /* the kind of failure, numbers taken out */
+    char kind[300];          /* the class of failure (wrong bytes, crash..) */
+    char kinds[600];         /* its messages, numbers taken out, counted */
     char name[600];          /* kind and shape, one line */
     char common[1200];       /* what the failing share that the passing lack */
     char pattern[400];       /* what every failure shows in dst */
