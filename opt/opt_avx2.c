@@ -86,3 +86,29 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
     }
     return p;
 }
+
+/* Groups of blk < 16 bytes, each written n times: the group repeated over
+ * one vector (pshufb by j % blk) and stored every 16 / blk * blk bytes, up
+ * to 15 bytes past the group (the next group, or the caller's slack, takes
+ * them).  Stops before a 16-byte read would pass avail; returns the groups
+ * done. */
+size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
+                      size_t outer, size_t blk, size_t n)
+{
+    const size_t step = 16 / blk * blk, bytes = n * blk;
+    uint8_t idx[16];
+    __m128i m;
+    size_t o = 0;
+    for (size_t j = 0; j < 16; j++)
+        idx[j] = (uint8_t)(j % blk);
+    m = _mm_loadu_si128(CXP(idx));
+    if (avail < 16)
+        return 0;
+    outer = outer < (avail - 16) / blk + 1 ? outer : (avail - 16) / blk + 1;
+    for (; o < outer; o++, s += blk, d += bytes) {
+        const __m128i v = _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m);
+        for (size_t i = 0; i < bytes; i += step)
+            _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+    }
+    return o;
+}

@@ -162,19 +162,19 @@ static void tabs_build(void)
 static void rep(const brun *x, const char *s, size_t avail, char *d,
                 size_t outer, size_t blk, size_t n)
 {
+    size_t g = 0; /* groups written by a vector path */
 #if defined(__x86_64__)
     if (x->simd && blk < 8 && n * blk < 16 && tabs[blk][n].P) {
         const opt_xtab *t = &tabs[blk][n];
         const size_t periods = (outer + t->groups - 1) / t->groups;
-        const size_t done = opt_xrep__avx2((const uint8_t *)s, avail,
-                                           (uint8_t *)d, periods, t);
-        const size_t g = done * t->groups; /* groups written */
-        if (g < outer)
-            rep_plain(s + g * blk, d + g * n * blk, outer - g, blk, n);
+        g = opt_xrep__avx2((const uint8_t *)s, avail, (uint8_t *)d, periods, t) * t->groups;
+    } else if (x->simd && blk < 16)
+        g = opt_xpat__avx2((const uint8_t *)s, avail, (uint8_t *)d, outer, blk, n);
+    if (g >= outer)
         return;
-    }
+    s += g * blk, d += g * n * blk, outer -= g;
 #else
-    (void)avail;
+    (void)avail, (void)g;
 #endif
     (void)x;
     if ((blk & (blk - 1)) == 0 && blk <= 8 && n * blk >= 16 && n * blk < 512)
