@@ -96,9 +96,10 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t periods, const opt_xtab *x);
 /* opt_avx2.c: `outer` groups of blk < 16 bytes, each written n times, one
  * 16-byte store per 16 / blk * blk bytes (up to 15 past the last group);
- * returns the groups done before a read would pass avail. */
+ * mask[j] = j % blk.  Returns the groups done before a read would pass
+ * avail. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
-                      size_t outer, size_t blk, size_t n);
+                      size_t outer, size_t blk, size_t n, const uint8_t *mask);
 #endif
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */

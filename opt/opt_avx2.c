@@ -93,15 +93,11 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
  * them).  Stops before a 16-byte read would pass avail; returns the groups
  * done. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
-                      size_t outer, size_t blk, size_t n)
+                      size_t outer, size_t blk, size_t n, const uint8_t *mask)
 {
     const size_t step = 16 / blk * blk, bytes = n * blk;
-    uint8_t idx[16];
-    __m128i m;
+    const __m128i m = _mm_loadu_si128(CXP(mask));
     size_t o = 0;
-    for (size_t j = 0; j < 16; j++)
-        idx[j] = (uint8_t)(j % blk);
-    m = _mm_loadu_si128(CXP(idx));
     if (avail < 16)
         return 0;
     outer = outer < (avail - 16) / blk + 1 ? outer : (avail - 16) / blk + 1;

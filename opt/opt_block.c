@@ -116,6 +116,7 @@ static void rep_splat(const char *s, char *d, size_t outer, size_t blk,
 #if defined(__x86_64__)
 #include <pthread.h>
 static opt_xtab tabs[8][16]; /* [blk][n], valid when P > 0 */
+static uint8_t pats[16][16];  /* [blk][j] = j % blk, for opt_xpat__avx2 */
 static pthread_once_t tabs_once = PTHREAD_ONCE_INIT;
 
 /* Period of the pattern "groups of blk source bytes, each written n
@@ -151,6 +152,9 @@ static void tab_make(opt_xtab *x, size_t blk, size_t n)
 
 static void tabs_build(void)
 {
+    for (size_t blk = 1; blk < 16; blk++)
+        for (size_t j = 0; j < 16; j++)
+            pats[blk][j] = (uint8_t)(j % blk);
     for (size_t blk = 1; blk < 8; blk++)
         for (size_t n = 2; n * blk < 16; n++)
             tab_make(&tabs[blk][n], blk, n);
@@ -169,7 +173,8 @@ static void rep(const brun *x, const char *s, size_t avail, char *d,
         const size_t periods = (outer + t->groups - 1) / t->groups;
         g = opt_xrep__avx2((const uint8_t *)s, avail, (uint8_t *)d, periods, t) * t->groups;
     } else if (x->simd && blk < 16)
-        g = opt_xpat__avx2((const uint8_t *)s, avail, (uint8_t *)d, outer, blk, n);
+        g = opt_xpat__avx2((const uint8_t *)s, avail, (uint8_t *)d, outer, blk, n,
+                           pats[blk]);
     if (g >= outer)
         return;
     s += g * blk, d += g * n * blk, outer -= g;
@@ -208,6 +213,10 @@ static const char *expand(const brun *x, xop *o, int k, int64_t base,
     /* Passes alternate between the two arrays and end in buf. */
     out[0] = nb % 2 ? o->buf : o->tmp;
     out[1] = nb % 2 ? o->tmp : o->buf;
+    if (avail < outer * w + 64) { /* near the tensor's end: the vector */
+        memcpy(out[1], cur, outer * w); /* reads need slack, so copy it */
+        cur = out[1], avail = SCRATCH;
+    }
     nb = 0;
     for (l = 0; l < x->nl; l++) {
         const size_t d = (size_t)(l == x->nl - 1 ? rows : x->ld[l]);
