@@ -3,7 +3,7 @@
 # interpreter.  Its self-tests are in harness/t/build.mk; `make
 # check-harness` runs them.
 
-H_CORE := h_case h_dtype h_gen h_point h_point_fn h_layout h_worker h_wproc h_judge \
+H_CORE := h_case h_dtype h_gen h_point h_point_fn h_layout h_worker h_wspawn h_wcheck h_wtime h_wsec h_judge h_jdesc \
           h_tap h_run h_main h_results h_feat h_cluster h_junit h_report h_progress
 H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf h_lua_limit
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
@@ -48,5 +48,13 @@ $(O)/selcheck: $(H_CORE_OBJ) $(H_LUA54_OBJ) $(O)/harness/h_sleef.o $(O)/libselec
 $(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/harness/h_sleef.o $(O)/libselect_ref.a
 	$(CC) $(LDFLAGS_ALL) $^ $(H_LUAJIT_LIBS) $(H_LIBS) -o $@
 
-ALL += $(O)/selcheck $(O)/selcheck-jit $(O)/harness/h_sleef.o
+# selcheck-worker: the process an implementation runs in (h_wmain.c sets
+# up its sandbox, h_wproc.c serves jobs); selcheck starts it from its own
+# directory, or from $$SELCHECK_WORKER.
+H_WORKER_OBJ := $(O)/harness/h_wmain.o $(O)/harness/h_wproc.o $(O)/harness/h_wsec.o
+$(O)/selcheck-worker: $(H_WORKER_OBJ)
+	$(CC) $(LDFLAGS_ALL) $^ -ldl -lpthread -o $@
+$(O)/selcheck $(O)/selcheck-jit: | $(O)/selcheck-worker
+
+ALL += $(O)/selcheck $(O)/selcheck-jit $(O)/harness/h_sleef.o $(O)/selcheck-worker
 CHECK_HARNESS :=

@@ -308,8 +308,8 @@ int main(int argc, char **argv)
     if (o.nimpl == 0)
         o.impls[o.nimpl++] = default_impl(dir);
     for (i = 0; i < o.nimpl; i++) {
-        w.w[w.nw] = h_worker_start(o.impls[i], (size_t)64 << 20, err,
-                                   sizeof err);
+        w.w[w.nw] = h_worker_start(o.impls[i], (size_t)64 << 20, o.timeout,
+                                   err, sizeof err);
         if (!w.w[w.nw])
             die("%s", err);
         w.nw++;

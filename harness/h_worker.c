@@ -1,35 +1,43 @@
-/* h_worker.c - the harness side of running an untrusted implementation:
- * the shared arena, forking a worker per library (again after each crash
- * or hang), sending jobs, waiting with a timeout, reaping.  The worker
- * process itself is h_wproc.c.
+/* h_worker.c - the judge's side of running an untrusted implementation:
+ * the arena (a memfd shared with one worker only), starting selcheck-worker
+ * in its own user and PID namespace, sending jobs, waiting, reaping.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+#define _GNU_SOURCE /* memfd_create, pipe2, clone flags */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "h_wproto.h"
+#include "h_tap.h"
+#include "h_wcheck.h"
+#include "h_wspawn.h"
+#include "h_wtime.h"
 
 struct h_worker {
     char path[1024];
     char name[64];
-    pid_t pid;
-    int to_w, from_w;
+    h_wchild p;             /* the running worker (p.pid 0: none) */
+    int memfd;
     uint8_t *arena;
     size_t cap;
+    uint32_t seq;
+    int timeout;            /* --timeout: the cap, seconds */
+    int told;               /* the sandbox's gaps were announced in TAP */
+    h_wtime tm;
+    uint8_t *guards[H_GUARDS_MAX];
+    int nguards;
 };
-
-/* Every worker of this selcheck: a new worker closes the pipes of the
- * others, or they would never see the end of their input. */
-static h_worker *workers[64];
-static int nworkers;
 
 size_t h_worker_page(void)
 {
@@ -39,122 +47,58 @@ size_t h_worker_page(void)
     return ps;
 }
 
-static void reap(h_worker *w, h_jres *res)
-{
-    int status = 0, i;
-
-    if (w->pid <= 0)
-        return;
-    /* It is exiting (EOF, a fatal signal): give it 0.5 s, then kill. */
-    for (i = 0; i < 4000 && waitpid(w->pid, &status, WNOHANG) == 0; i++) {
-        struct timespec ts = {0, 250000};
-        if (i == 2000)
-            kill(w->pid, SIGKILL);
-        nanosleep(&ts, NULL);
-    }
-    if (i == 4000) {
-        kill(w->pid, SIGKILL);
-        waitpid(w->pid, &status, 0);
-    }
-    if (res && WIFSIGNALED(status) && !res->signo)
-        res->signo = WTERMSIG(status);
-    if (res && WIFEXITED(status))
-        res->exit_status = WEXITSTATUS(status);
-    close(w->to_w);
-    close(w->from_w);
-    w->pid = 0;
-}
-
-static int spawn(h_worker *w, char *err, size_t n)
-{
-    int p1[2], p2[2];
-    struct pollfd pf;
-    wmsg m;
-
-    if (pipe(p1) || pipe(p2)) {
-        snprintf(err, n, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    w->pid = fork();
-    if (w->pid < 0) {
-        snprintf(err, n, "fork: %s", strerror(errno));
-        return -1;
-    }
-    if (w->pid == 0) {
-        int i;
-        for (i = 0; i < nworkers; i++)
-            if (workers[i] != w && workers[i]->pid > 0) {
-                close(workers[i]->to_w);
-                close(workers[i]->from_w);
-            }
-        close(p1[1]);
-        close(p2[0]);
-        h_wproc_main(w->path, p1[0], p2[1], w->arena);
-    }
-    close(p1[0]);
-    close(p2[1]);
-    w->to_w = p1[1];
-    w->from_w = p2[0];
-    pf.fd = w->from_w;
-    pf.events = POLLIN;
-    if (poll(&pf, 1, 60000) <= 0 || h_read_full(w->from_w, &m, sizeof m) ||
-        m.kind != M_HELLO) {
-        h_jres r;
-        memset(&r, 0, sizeof r);
-        kill(w->pid, SIGKILL);
-        reap(w, &r);
-        snprintf(err, n, "%s: died while loading (%s)", w->path,
-                 r.signo ? strsignal(r.signo) : "no answer");
-        return -1;
-    }
-    if (!m.ok) {
-        reap(w, NULL);
-        snprintf(err, n, "%s: %s", w->path, m.text);
-        return -1;
-    }
-    snprintf(w->name, sizeof w->name, "%.40s", m.text);
-    return 0;
-}
-
 static int map_arena(h_worker *w, size_t cap)
 {
     size_t ps = h_worker_page();
 
     cap = (cap + ps - 1) / ps * ps;
-    w->arena = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-                    MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    w->memfd = memfd_create("selcheck-arena", MFD_CLOEXEC);
+    if (w->memfd < 0 || ftruncate(w->memfd, (off_t)cap)) {
+        if (w->memfd >= 0)
+            close(w->memfd);
+        return -1;
+    }
+    w->arena = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, w->memfd, 0);
     if (w->arena == MAP_FAILED) {
         w->arena = NULL;
+        close(w->memfd);
         return -1;
     }
     w->cap = cap;
+    w->nguards = 0; /* new pages: every guard gets its pattern */
     return 0;
 }
 
-h_worker *h_worker_start(const char *lib, size_t arena, char *err, size_t n)
+static void unmap_arena(h_worker *w)
+{
+    munmap(w->arena, w->cap);
+    close(w->memfd);
+    w->arena = NULL;
+}
+
+static int start(h_worker *w, char *err, size_t n)
+{
+    h_warena a = {w->memfd, w->arena, w->cap};
+    int rc = h_wspawn(&w->p, w->path, &a, w->timeout, w->name,
+                      sizeof w->name, err, n);
+    return rc;
+}
+
+h_worker *h_worker_start(const char *lib, size_t arena, int timeout, char *err,
+                         size_t n)
 {
     h_worker *w = calloc(1, sizeof *w);
 
-    /* A worker that died between jobs is an EPIPE, not the end of us. */
-    signal(SIGPIPE, SIG_IGN);
+    h_wspawn_init();
     if (!w || strlen(lib) >= sizeof w->path || map_arena(w, arena)) {
         snprintf(err, n, "%s: cannot set up a worker", lib);
         free(w);
         return NULL;
     }
     strcpy(w->path, lib);
-    if (nworkers == (int)(sizeof workers / sizeof *workers)) {
-        snprintf(err, n, "%s: too many libraries", lib);
-        munmap(w->arena, w->cap);
-        free(w);
-        return NULL;
-    }
-    workers[nworkers++] = w;
-    if (spawn(w, err, n)) {
-        nworkers--;
-        munmap(w->arena, w->cap);
+    w->timeout = timeout > 0 ? timeout : 10;
+    if (start(w, err, n)) {
+        unmap_arena(w);
         free(w);
         return NULL;
     }
@@ -164,18 +108,15 @@ h_worker *h_worker_start(const char *lib, size_t arena, char *err, size_t n)
 const char *h_worker_name(const h_worker *w) { return w->name; }
 const char *h_worker_path(const h_worker *w) { return w->path; }
 
-/* The arena, at least need bytes; a larger arena means a new worker. */
+/* The arena, at least need bytes; a larger arena means a new worker.  A
+ * worker that died is started again by the next call. */
 uint8_t *h_worker_arena(h_worker *w, size_t need)
 {
-    char err[300];
     size_t cap = w->cap;
 
     if (need > w->cap) {
-        if (w->pid > 0) {
-            kill(w->pid, SIGKILL);
-            reap(w, NULL);
-        }
-        munmap(w->arena, w->cap);
+        h_wspawn_kill(&w->p, NULL);
+        unmap_arena(w);
         while (cap < need)
             cap *= 2;
         if (map_arena(w, cap)) {
@@ -183,81 +124,188 @@ uint8_t *h_worker_arena(h_worker *w, size_t need)
             exit(2);
         }
     }
-    if (w->pid <= 0 && spawn(w, err, sizeof err)) {
-        fprintf(stderr, "selcheck: cannot restart the worker: %s\n", err);
-        exit(2);
-    }
     return w->arena;
+}
+
+/* Bytes the job moves: every tensor of every run, from the dims as we
+ * wrote them (before the implementation could touch them). */
+static uint64_t job_bytes(const h_job *job)
+{
+    uint64_t total = 0;
+    int r, k;
+    int32_t i;
+
+    for (r = 0; r < job->nruns; r++)
+        for (k = 0; k < H_NT; k++) {
+            const h_jten *t = &job->run[r].t[k];
+            uint64_t b = sel_dtype_size(t->dtype);
+            for (i = 0; t->dims && i < t->rank && i < SEL_MAX_RANK; i++)
+                b = t->dims[i] >= 0 && (uint64_t)t->dims[i] < (1ull << 40)
+                        ? b * (uint64_t)t->dims[i] : b;
+            total += b < (1ull << 40) ? b : 0;
+        }
+    return total;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) * 1e3 +
+           (double)(now.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static void hang(h_worker *w, uint64_t bytes, int limit, h_jres *res)
+{
+    res->died = 1;
+    res->timeout_ms = limit;
+    res->timeout = (limit + 999) / 1000;
+    res->phase = *(volatile int *)w->arena;
+    if (res->phase < 0 || res->phase >= H_PH_EXEC0 + H_RUNS_MAX)
+        res->phase = H_PH_IDLE;
+    h_wtime_hang(&w->tm, bytes);
+    h_wspawn_kill(&w->p, NULL);
+}
+
+/* Reads messages until M_DONE, death or the limit. */
+static void wait_reply(h_worker *w, const h_job *job, uint64_t bytes,
+                       int limit, h_jres *res)
+{
+    struct timespec t0;
+    int fault = 0;
+    h_wrep m;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        int left = limit - (int)ms_since(&t0);
+        int ready = left > 0 ? h_wspawn_wait(&w->p, left) : 0;
+        if (ready == 0)
+            return hang(w, bytes, limit, res);
+        if (ready < 0 || h_read_full(w->p.from_w, &m, sizeof m)) {
+            res->died = 1; /* EOF, or the worker's process ended */
+            if (!res->phase)
+                res->phase = *(volatile int *)w->arena;
+            if (res->phase < 0 || res->phase >= H_PH_EXEC0 + job->nruns)
+                res->phase = H_PH_IDLE;
+            h_wspawn_kill(&w->p, res);
+            return;
+        }
+        if (h_wcheck_reply(&m, w->seq, job, fault, res)) {
+            h_wspawn_kill(&w->p, NULL);
+            return;
+        }
+        if (m.kind == M_DONE) {
+            h_wtime_done(&w->tm, bytes, ms_since(&t0));
+            return;
+        }
+        fault = 1;
+    }
+}
+
+/* A message or an EOF waiting before the job was sent: the previous
+ * test's worker crashed after its reply (a thread still running). */
+static int stale(h_worker *w, h_jres *res)
+{
+    h_wrep m;
+
+    if (w->p.pid <= 0 || !h_wspawn_readable(&w->p))
+        return 0;
+    res->died = 1;
+    if (h_read_full(w->p.from_w, &m, sizeof m) == 0 && m.magic == H_WMAGIC &&
+        m.kind == M_FAULT && m.seq == w->seq && m.signo > 0 && m.signo <= 64) {
+        res->signo = m.signo;
+        res->late = m.late ? -1 : 0;
+    }
+    h_wspawn_kill(&w->p, res);
+    res->phase = H_PH_IDLE;
+    snprintf(res->tamper, sizeof res->tamper, "the worker %s after the "
+             "previous test's reply%s", res->signo ? "crashed" : "died",
+             res->late ? ": a thread of the library wrote to that test's dst "
+             "after execute had returned" : " (a thread of the library still "
+             "running)");
+    return 1;
+}
+
+static void announce(h_worker *w)
+{
+    w->told = 1;
+    if (w->p.missing[0])
+        h_tap_comment("sandbox of %s: %s (harness/README.md, threat model, "
+                      "says what this leaves possible)", w->name, w->p.missing);
+}
+
+/* The diagnosis of a hang cluster: once per size class. */
+static void tell_short(h_worker *w, uint64_t bytes, int limit, int timeout)
+{
+    int cls = h_wtime_class(bytes);
+    char sz[64];
+
+    if (w->tm.told[cls])
+        return;
+    w->tm.told[cls] = 1;
+    if (cls == 0)
+        snprintf(sz, sizeof sz, "0 bytes");
+    else
+        snprintf(sz, sizeof sz, "%llu to %llu bytes", 1ull << (cls - 1),
+                 (cls >= 64 ? 0 : 1ull << cls) - 1);
+    h_tap_comment("timeouts of %s: %d hangs on tests of %s; the limit for "
+                  "that size is now %d ms (--timeout %d s stays the cap)",
+                  w->name, H_WT_HANGS, sz, limit, timeout);
+}
+
+static void restart(h_worker *w, h_jres *res)
+{
+    char err[400];
+
+    if (start(w, err, sizeof err)) {
+        res->died = 1;
+        res->phase = H_PH_IDLE;
+        snprintf(res->tamper, sizeof res->tamper, "the worker could not be "
+                 "started again: %.150s", err);
+    }
 }
 
 void h_worker_call(h_worker *w, const h_job *job, int timeout, h_jres *res)
 {
-    struct timespec t0, now;
-    struct pollfd pf;
-    long left;
-    wmsg m;
+    uint64_t bytes = job_bytes(job);
+    int limit, shortened;
+    h_wjob wj;
 
     memset(res, 0, sizeof *res);
     res->exit_status = -1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (h_write_full(w->to_w, job, sizeof *job)) {
+    res->guard = -1;
+    w->timeout = timeout;
+    if (stale(w, res))
+        return;
+    if (w->p.pid <= 0 && (restart(w, res), res->died))
+        return;
+    if (!w->told)
+        announce(w);
+    limit = h_wtime_limit(&w->tm, bytes, timeout, &shortened);
+    if (shortened)
+        tell_short(w, bytes, limit, timeout);
+    h_wcheck_fill(job, w->guards, &w->nguards, h_worker_page());
+    memset(&wj, 0, sizeof wj);
+    wj.magic = H_WMAGIC;
+    wj.seq = ++w->seq;
+    wj.job = *job;
+    if (h_write_full(w->p.to_w, &wj, sizeof wj)) {
         res->died = 1;
-        reap(w, res);
+        h_wspawn_kill(&w->p, res);
         return;
     }
-    pf.fd = w->from_w;
-    pf.events = POLLIN;
-    for (;;) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        left = (long)timeout * 1000 - ((now.tv_sec - t0.tv_sec) * 1000 +
-                                       (now.tv_nsec - t0.tv_nsec) / 1000000);
-        int ready = left > 0 ? poll(&pf, 1, (int)left) : 0;
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready == 0) {
-            res->died = 1;
-            res->timeout = timeout;
-            res->phase = *(volatile int *)w->arena;
-            kill(w->pid, SIGKILL);
-            reap(w, NULL);
-            return;
-        }
-        if (h_read_full(w->from_w, &m, sizeof m)) { /* EOF: it died */
-            res->died = 1;
-            if (!res->phase)
-                res->phase = *(volatile int *)w->arena;
-            reap(w, res);
-            return;
-        }
-        if (m.kind == M_DONE) {
-            *res = m.r;
-            res->exit_status = -1;
-            return;
-        }
-        if (m.kind == M_FAULT) {
-            res->signo = m.r.signo;
-            res->fault = m.r.fault;
-            res->write = m.r.write;
-            res->addr = m.r.addr;
-            res->phase = m.r.phase;
-        }
-    }
+    wait_reply(w, job, bytes, limit, res);
+    if (!res->died && !res->bad[0] && !res->tamper[0])
+        h_wcheck_guards(job, h_worker_page(), res->unprotected, res);
+    if (res->bad[0] || res->tamper[0])
+        h_wspawn_kill(&w->p, NULL); /* a fresh worker for the next test */
 }
 
 void h_worker_stop(h_worker *w)
 {
-    int i;
-
     if (!w)
         return;
-    for (i = 0; i < nworkers; i++)
-        if (workers[i] == w)
-            workers[i] = workers[--nworkers];
-    if (w->pid > 0) {
-        close(w->to_w); /* EOF ends serve() */
-        w->to_w = -1;
-        reap(w, NULL);
-    }
-    munmap(w->arena, w->cap);
+    h_wspawn_kill(&w->p, NULL);
+    unmap_arena(w);
     free(w);
 }

@@ -1,7 +1,6 @@
-/* h_worker.h - running an untrusted implementation: a worker process per
- * library that calls it on buffers in memory shared with the harness,
- * between guard pages, and survives (by being restarted) any crash or
- * hang.  h_worker.c is the process side, h_layout.c places the buffers.
+/* h_worker.h - running an untrusted implementation: a sandboxed worker
+ * process per library (selcheck-worker) that calls it on buffers in an
+ * arena shared with the judge only, and is restarted after a crash or hang.
  */
 #ifndef H_WORKER_H
 #define H_WORKER_H
@@ -23,7 +22,7 @@ enum h_runkind { H_RUN_END, H_RUN_START, H_RUN_SHIFT, H_RUN_THREAD,
 #define H_GUARDS_MAX 40
 
 /* One tensor of a run as the worker passes it; data is an address in the
- * shared arena, mapped at the same address in both processes. */
+ * judge's mapping of the arena (the worker rebases it to its own). */
 typedef struct h_jten {
     int32_t dtype, rank;
     int64_t *dims;      /* in the arena too, ending at a guard page */
@@ -57,7 +56,7 @@ typedef struct h_job {
 /* Phases, so a crash or hang can say where it happened. */
 enum { H_PH_IDLE, H_PH_SUPPORTS, H_PH_INFER, H_PH_EXEC0 };
 
-/* What came back. */
+/* What came back, after the judge checked it (h_wcheck.c). */
 typedef struct h_jres {
     int supported;
     int infer_st;
@@ -72,20 +71,31 @@ typedef struct h_jres {
     uintptr_t addr;
     int exit_status;            /* -1 unless it exited */
     int phase;
+    int timeout_ms;             /* the limit that expired (timeout: rounded up) */
+    int syscall;                /* SIGSYS: the forbidden system call */
+    int late;                   /* run + 1 whose dst a thread wrote after execute returned;
+                                   -1: the previous test's */
+    char bad[200];              /* set: the reply did not fit ("forged or corrupt") */
+    char tamper[200];           /* set: a check after the calls failed */
+    int guard;                  /* -1, or the guard page tamper[] is about */
+    uintptr_t guard_addr;       /* its first changed byte (0: protection changed) */
+    int unprotected;            /* guard + 1 the worker found readable, or 0 */
 } h_jres;
 
 typedef struct h_worker h_worker;
 
 /* Starts a worker that dlopens lib.  NULL with a one-line message in err
  * when the library cannot be used (no file, no sel_get_impl, wrong ABI
- * version, crash while loading). */
-h_worker *h_worker_start(const char *lib, size_t arena, char *err, size_t n);
+ * version, crash or no answer within timeout seconds while loading). */
+h_worker *h_worker_start(const char *lib, size_t arena, int timeout, char *err,
+                         size_t n);
 const char *h_worker_name(const h_worker *w);
 const char *h_worker_path(const h_worker *w);
 /* The shared arena: base and size.  h_layout.c places buffers in it. */
 uint8_t *h_worker_arena(h_worker *w, size_t need);
 size_t h_worker_page(void);
-/* Sends the job and waits at most timeout seconds. */
+/* Sends the job and waits at most timeout seconds (less for a small job
+ * once the implementation's speed is known: h_wtime.c). */
 void h_worker_call(h_worker *w, const h_job *job, int timeout, h_jres *res);
 void h_worker_stop(h_worker *w);
 

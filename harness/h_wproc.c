@@ -1,47 +1,74 @@
-/* h_wproc.c - the worker process: catches fatal signals (to say where and
- * what the implementation touched), keeps the guard pages protected, and
- * calls supports, infer and each run's execute for every job it reads.
+/* h_wproc.c - the worker's calls: loads the implementation, serves each
+ * job (supports, infer, every run's execute) and reports raw facts, with
+ * the checks after the calls that only the worker can make.
  */
 #define _GNU_SOURCE /* REG_ERR: tell a write fault from a read fault */
 #include <dlfcn.h>
-#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <ucontext.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "h_wproto.h"
 
-static int w_out = -1;
 static volatile int *w_phase; /* in the arena's first page: read after a hang */
 static _Thread_local int t_phase;
-static wmsg fault_msg;
+static intptr_t w_delta;      /* worker address - judge address */
+static size_t w_ps;
+static h_wrep fault_msg;
+static volatile uint32_t w_seq;
+static char w_sandbox[120];
+
+void h_wproc_sandbox(const char *missing)
+{
+    snprintf(w_sandbox, sizeof w_sandbox, "%s", missing);
+}
+
+/* dst pages made read-only once their execute returned: a write to one is
+ * a thread of the library still writing (late). */
+typedef struct ro_range {
+    uint8_t *lo, *hi;
+} ro_range;
+static ro_range ro[H_RUNS_MAX];
+static int nro;
+
+static int late_run(uintptr_t a)
+{
+    int i;
+    for (i = 0; i < nro; i++)
+        if (a >= (uintptr_t)ro[i].lo && a < (uintptr_t)ro[i].hi)
+            return i + 1;
+    return 0;
+}
 
 /* Async-signal-safe: fill a static message, write it, die by the signal. */
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
     sigset_t set;
 
+    fault_msg.magic = H_WMAGIC;
+    fault_msg.seq = w_seq;
     fault_msg.kind = M_FAULT;
-    fault_msg.r.signo = sig;
-    fault_msg.r.fault = si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS);
-    fault_msg.r.addr = (uintptr_t)si->si_addr;
-    fault_msg.r.write = -1;
+    fault_msg.signo = sig;
+    fault_msg.fault = si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS);
+    fault_msg.addr = (uintptr_t)si->si_addr - (uintptr_t)w_delta;
+    fault_msg.write = -1;
+    fault_msg.late = fault_msg.fault ? late_run((uintptr_t)si->si_addr) : 0;
+    if (sig == SIGSYS && si->si_code == 1) /* SYS_SECCOMP: our filter */
+        fault_msg.syscall = si->si_syscall;
 #if defined(__x86_64__) && defined(REG_ERR)
-    if (fault_msg.r.fault && ctx)
-        fault_msg.r.write =
+    if (fault_msg.fault && ctx)
+        fault_msg.write =
             (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #else
     (void)ctx;
 #endif
-    fault_msg.r.phase = t_phase;
-    if (write(w_out, &fault_msg, sizeof fault_msg) < 0)
+    fault_msg.phase = t_phase;
+    if (write(H_WFD_OUT, &fault_msg, sizeof fault_msg) < 0)
         fault_msg.kind = 0;
     signal(sig, SIG_DFL);
     sigemptyset(&set);
@@ -51,12 +78,23 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
     _exit(128 + sig);
 }
 
+static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+                                 SIGTRAP, SIGSYS};
+
+static void arm(int sig)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
+
 static void catch_fatal(void)
 {
-    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
-                               SIGTRAP, SIGSYS};
     static uint8_t altstack[1 << 16];
-    struct sigaction sa;
     stack_t ss;
     size_t i;
 
@@ -64,41 +102,50 @@ static void catch_fatal(void)
     ss.ss_size = sizeof altstack;
     ss.ss_flags = 0;
     sigaltstack(&ss, NULL);
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fatal;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
-        sigaction(sigs[i], &sa, NULL);
+    for (i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+        arm(fatal_sigs[i]);
 }
 
-int h_read_full(int fd, void *buf, size_t n)
+/* The SIGSEGV/SIGBUS handlers the guard pages rely on: a replaced one
+ * (as JVM, Go and wasm runtimes install) is reported and re-armed. */
+static uint32_t check_handlers(void)
 {
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t got = read(fd, p, n);
-        if (got < 0 && errno == EINTR)
+    static const int sigs[] = {SIGSEGV, SIGBUS};
+    struct sigaction sa;
+    uint32_t bad = 0;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        if (sigaction(sigs[i], NULL, &sa) == 0 && (sa.sa_flags & SA_SIGINFO) &&
+            sa.sa_sigaction == on_fatal)
             continue;
-        if (got <= 0)
-            return -1;
-        p += got;
-        n -= (size_t)got;
+        bad |= 1u << i;
+        arm(sigs[i]);
     }
-    return 0;
+    return bad;
 }
 
-int h_write_full(int fd, const void *buf, size_t n)
+/* Processes of the library still alive (this worker is their subreaper,
+ * so orphans count too); exited ones are reaped. */
+static int live_children(void)
 {
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t put = write(fd, p, n);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return -1;
-        p += put;
-        n -= (size_t)put;
-    }
+    int st;
+    pid_t p;
+
+    while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+        ;
+    return p == 0;
+}
+
+/* The first guard page that is readable (a PROT_NONE page makes the
+ * kernel's read of a path fail with EFAULT), as guard index + 1. */
+static int unprotected(const h_job *job)
+{
+    int i;
+    for (i = 0; i < job->nguards; i++)
+        if (faccessat(AT_FDCWD, (const char *)job->guards[i], F_OK, 0) == 0 ||
+            errno != EFAULT)
+            return i + 1;
     return 0;
 }
 
@@ -106,6 +153,28 @@ static void set_phase(int ph)
 {
     t_phase = ph;
     *w_phase = ph;
+}
+
+static void *rebase(void *p)
+{
+    return p ? (uint8_t *)p + w_delta : NULL;
+}
+
+static void rebase_job(h_job *j)
+{
+    int i, r, k;
+
+    j->spare_end = rebase(j->spare_end);
+    j->dst_dims_end = rebase(j->dst_dims_end);
+    j->rank_out = rebase(j->rank_out);
+    j->dims_out = rebase(j->dims_out);
+    for (i = 0; i < j->nguards && i < H_GUARDS_MAX; i++)
+        j->guards[i] = rebase(j->guards[i]);
+    for (r = 0; r < H_RUNS_MAX; r++)
+        for (k = 0; k < H_NT; k++) {
+            j->run[r].t[k].dims = rebase(j->run[r].t[k].dims);
+            j->run[r].t[k].data = rebase(j->run[r].t[k].data);
+        }
 }
 
 /* Guard pages stay protected from one job to the next; only the pages
@@ -122,18 +191,51 @@ static int has(uint8_t *const *v, int n, const uint8_t *p)
     return 0;
 }
 
-static void protect(const h_job *job, size_t ps)
+static void protect(const h_job *job)
 {
     int i;
 
+    for (i = 0; i < nro; i++)
+        mprotect(ro[i].lo, (size_t)(ro[i].hi - ro[i].lo), PROT_READ | PROT_WRITE);
+    nro = 0;
     for (i = 0; i < ncur; i++)
         if (!has(job->guards, job->nguards, cur_guard[i]))
-            mprotect(cur_guard[i], ps, PROT_READ | PROT_WRITE);
+            mprotect(cur_guard[i], w_ps, PROT_READ | PROT_WRITE);
     for (i = 0; i < job->nguards; i++)
         if (!has(cur_guard, ncur, job->guards[i]))
-            mprotect(job->guards[i], ps, PROT_NONE);
+            mprotect(job->guards[i], w_ps, PROT_NONE);
     memcpy(cur_guard, job->guards, (size_t)job->nguards * sizeof *cur_guard);
     ncur = job->nguards;
+}
+
+/* After run r's execute returned: its dst pages read-only, unless they
+ * hold a guard page or fall outside the arena. */
+static void freeze_dst(const h_job *job, int r, const uint8_t *lo_a,
+                       const uint8_t *hi_a)
+{
+    const h_jten *d = &job->run[r].t[H_T_DST];
+    size_t n = sel_dtype_size(d->dtype);
+    uint8_t *lo, *hi;
+    int32_t i;
+
+    if (!d->data || !d->dims || d->rank < 0 || d->rank > SEL_MAX_RANK || !n)
+        return;
+    for (i = 0; i < d->rank; i++) {
+        if (d->dims[i] < 0 || (d->dims[i] && n > (size_t)(hi_a - lo_a) / (size_t)d->dims[i]))
+            return;
+        n *= (size_t)d->dims[i];
+    }
+    lo = (uint8_t *)((uintptr_t)d->data / w_ps * w_ps);
+    hi = (uint8_t *)(((uintptr_t)d->data + n + w_ps - 1) / w_ps * w_ps);
+    if (!n || lo < lo_a || hi > hi_a)
+        return;
+    for (i = 0; i < job->nguards; i++)
+        if (job->guards[i] >= lo && job->guards[i] < hi)
+            return;
+    if (mprotect(lo, (size_t)(hi - lo), PROT_READ) == 0) {
+        ro[nro].lo = lo;
+        ro[nro++].hi = hi;
+    }
 }
 
 typedef struct tens {
@@ -175,7 +277,7 @@ static void *thread_exec(void *arg)
 }
 
 static void concurrent(const sel_impl *impl, h_job *job, int first,
-                       h_jres *res)
+                       h_wrep *res)
 {
     pthread_barrier_t bar;
     pthread_t th[2];
@@ -202,7 +304,7 @@ static void concurrent(const sel_impl *impl, h_job *job, int first,
 
 /* An invalid case the implementation accepted: give execute a dst of the
  * shape its infer returned, as a caller would, if it fits the spare slot. */
-static void dst_from_infer(h_job *job, h_jres *res)
+static void dst_from_infer(h_job *job, h_wrep *res)
 {
     h_jten *d = &job->run[0].t[H_T_DST];
     size_t es = sel_dtype_size(d->dtype), bytes = es ? es : 1;
@@ -224,85 +326,118 @@ static void dst_from_infer(h_job *job, h_jres *res)
     d->data = job->spare_end - bytes;
 }
 
-static void serve(const sel_impl *impl, int in, size_t ps)
+static void calls(const sel_impl *impl, h_job *job, h_wrep *m,
+                  const uint8_t *lo_a, const uint8_t *hi_a)
 {
-    h_job job;
-    wmsg m;
-    tens t;
     int r, last;
+    tens t;
 
-    while (h_read_full(in, &job, sizeof job) == 0) {
+    set_phase(H_PH_INFER);
+    to_tensors(&job->run[0], &t);
+    m->infer_st = impl->infer(t.p[0], t.p[1], t.p[2], job->b, job->rank_out,
+                              job->dims_out);
+    m->rank = *job->rank_out;
+    memcpy(m->dims, job->dims_out, sizeof m->dims);
+    if (job->dst_from_infer)
+        dst_from_infer(job, m);
+    last = job->nruns - (job->concurrent ? 2 : 0);
+    for (r = 0; r < last; r++) {
+        set_phase(H_PH_EXEC0 + r);
+        to_tensors(&job->run[r], &t);
+        m->exec_st[r] = impl->execute(t.p[0], t.p[1], t.p[2], job->b,
+                                      (sel_tensor *)t.p[3]);
+        freeze_dst(job, r, lo_a, hi_a);
+    }
+    if (job->concurrent) {
+        concurrent(impl, job, last, m);
+        freeze_dst(job, last, lo_a, hi_a);
+        freeze_dst(job, last + 1, lo_a, hi_a);
+    }
+    m->nexec = job->nruns;
+}
+
+static void serve(const sel_impl *impl, const uint8_t *lo_a,
+                  const uint8_t *hi_a)
+{
+    h_wjob wj;
+    h_wrep m;
+
+    while (h_read_full(H_WFD_IN, &wj, sizeof wj) == 0 && wj.magic == H_WMAGIC) {
+        h_job *job = &wj.job;
+        if (job->nruns < 0 || job->nruns > H_RUNS_MAX ||
+            job->nguards < 0 || job->nguards > H_GUARDS_MAX)
+            break;
+        rebase_job(job);
+        w_seq = wj.seq;
         memset(&m, 0, sizeof m);
+        m.magic = H_WMAGIC;
+        m.seq = wj.seq;
         m.kind = M_DONE;
-        protect(&job, ps);
+        protect(job);
         set_phase(H_PH_SUPPORTS);
-        m.r.supported = impl->supports(job.sup_dtype, job.sup_btype) != 0;
-        if (m.r.supported) {
-            set_phase(H_PH_INFER);
-            to_tensors(&job.run[0], &t);
-            m.r.infer_st = impl->infer(t.p[0], t.p[1], t.p[2], job.b,
-                                       job.rank_out, job.dims_out);
-            m.r.rank = *job.rank_out;
-            memcpy(m.r.dims, job.dims_out, sizeof m.r.dims);
-            if (job.dst_from_infer)
-                dst_from_infer(&job, &m.r);
-            last = job.nruns - (job.concurrent ? 2 : 0);
-            for (r = 0; r < last; r++) {
-                set_phase(H_PH_EXEC0 + r);
-                to_tensors(&job.run[r], &t);
-                m.r.exec_st[r] = impl->execute(t.p[0], t.p[1], t.p[2], job.b,
-                                               (sel_tensor *)t.p[3]);
-            }
-            if (job.concurrent)
-                concurrent(impl, &job, last, &m.r);
-            m.r.nexec = job.nruns;
-        }
+        m.supported = impl->supports(job->sup_dtype, job->sup_btype) != 0;
+        if (m.supported)
+            calls(impl, job, &m, lo_a, hi_a);
         set_phase(H_PH_IDLE);
-        if (h_write_full(w_out, &m, sizeof m))
+        m.handlers = check_handlers();
+        m.children = live_children();
+        m.unprotected = unprotected(job);
+        if (h_write_full(H_WFD_OUT, &m, sizeof m))
             break;
     }
 }
 
-void h_wproc_main(const char *path, int in, int out, uint8_t *arena)
+/* The library's sel_impl, or NULL with the reason in m->text. */
+static const sel_impl *load(const char *path, h_wrep *m)
 {
     sel_get_impl_fn get;
     const sel_impl *impl = NULL;
-    void *h;
-    wmsg m;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
-    w_out = out;
-    w_phase = (volatile int *)arena;
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan if selcheck is killed */
-#endif
-    /* The implementation may print; stdout belongs to TAP. */
-    dup2(2, 1);
-    catch_fatal();
-    memset(&m, 0, sizeof m);
-    m.kind = M_HELLO;
-    set_phase(H_PH_IDLE);
-    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     *(void **)&get = h ? dlsym(h, "sel_get_impl") : NULL;
     if (!h)
-        snprintf(m.text, sizeof m.text, "cannot load: %s", dlerror());
+        snprintf(m->text, sizeof m->text, "cannot load: %s", dlerror());
     else if (!get)
-        snprintf(m.text, sizeof m.text, "does not export sel_get_impl");
+        snprintf(m->text, sizeof m->text, "does not export sel_get_impl");
     else if (!(impl = get()))
-        snprintf(m.text, sizeof m.text, "sel_get_impl() returned NULL");
+        snprintf(m->text, sizeof m->text, "sel_get_impl() returned NULL");
     else if (impl->abi_version != SEL_ABI_VERSION)
-        snprintf(m.text, sizeof m.text,
+        snprintf(m->text, sizeof m->text,
                  "ABI version %u, this selcheck speaks %d",
                  (unsigned)impl->abi_version, SEL_ABI_VERSION);
     else if (!impl->supports || !impl->infer || !impl->execute)
-        snprintf(m.text, sizeof m.text, "a NULL function in its sel_impl");
-    else {
+        snprintf(m->text, sizeof m->text, "a NULL function in its sel_impl");
+    else
+        return impl;
+    return NULL;
+}
+
+void h_wproc_main(const char *path, uint8_t *arena, size_t size,
+                  intptr_t delta)
+{
+    const sel_impl *impl;
+    h_wrep m;
+
+    w_delta = delta;
+    w_ps = (size_t)sysconf(_SC_PAGESIZE);
+    w_phase = (volatile int *)arena;
+    catch_fatal();
+    memset(&m, 0, sizeof m);
+    m.magic = H_WMAGIC;
+    m.kind = M_HELLO;
+    m.wbase = (uintptr_t)arena;
+    m.wpid = (int32_t)getpid();
+    memcpy(m.sandbox, w_sandbox, sizeof m.sandbox);
+    set_phase(H_PH_IDLE);
+    impl = load(path, &m);
+    if (impl) {
         size_t i;
         const char *nm = impl->name ? impl->name : "?";
         m.ok = 1;
         for (i = 0; nm[i] && i < 40; i++) /* printable, for TAP */
             m.text[i] = nm[i] > ' ' && nm[i] < 127 && nm[i] != '#' ? nm[i] : '_';
     }
-    if (h_write_full(out, &m, sizeof m) == 0 && m.ok)
-        serve(impl, in, h_worker_page());
+    if (h_write_full(H_WFD_OUT, &m, sizeof m) == 0 && m.ok)
+        serve(impl, arena, arena + size);
     _exit(0);
 }

@@ -41,7 +41,7 @@ if [ "$act" = install ]; then
         harness/pkg/selcheck.pc.in > "$O/pkg/selcheck.pc"
 fi
 
-put 755 bin "$O/selcheck" "$O/selcheck-jit"
+put 755 bin "$O/selcheck" "$O/selcheck-jit" "$O/selcheck-worker"
 # The two backends: selcheck's default --impl, found as ../lib/selcheck
 # from bin; plugins loaded with dlopen, so not in the linker's path.
 put 644 lib/selcheck "$O/libselect_ref.so" "$O/libselect_opt.so"
