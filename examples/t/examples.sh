@@ -4,9 +4,12 @@
 # that skips the last element of odd-sized outputs fails exactly there,
 # with a YAML block naming that element; the copy that crashes on rank-0
 # input is reported as a crash on exactly the rank-0 tests and the run
-# completes.  Usage: sh examples/t/examples.sh O
+# completes.  Each broken copy comes out as one cluster in the diagnosis,
+# named by its symptom; the odd tail's JUnit and HTML files parse and
+# agree with its TAP.  Usage: sh examples/t/examples.sh O
 set -u
 . harness/t/lib.sh
+. harness/t/diag_lib.sh
 t_init check-examples "${1:-build}" examples/t
 
 # The whole suite, every profile, against libNAME.so; the exit status goes
@@ -18,7 +21,7 @@ run() {
     echo $? >"$tmp/$1.rc"
 }
 run minimal "" &
-run minimal_oddtail --fast &
+run minimal_oddtail "--fast --junit $tmp/oddtail.xml --report $tmp/oddtail.html" &
 run minimal_rank0crash --fast &
 wait
 
@@ -76,7 +79,14 @@ awk '
 END { if (crashes == 0) { print "no crash reported"; bad++ } exit bad != 0 }
 ' "$tmp/minimal_rank0crash.tap" >"$tmp/rank0.why" || fail "minimal_rank0crash: $(head -3 "$tmp/rank0.why")"
 
+# The diagnosis: one cluster each, covering every failure, named by the
+# symptom; the odd tail's other outputs.
+one_cluster "$tmp/minimal_oddtail.tap" '^wrong bytes in dst: only the last element is wrong, never written .*; tests with an odd-sized output'
+one_cluster "$tmp/minimal_rank0crash.tap" '^crash: SIGSEGV; only tests with a rank-0 input'
+junit_matches "$tmp/minimal_oddtail.tap" "$tmp/oddtail.xml"
+html_parses "$tmp/oddtail.html"
+
 [ "$fails" = 0 ] || t_done
 odd=$(grep '^not ok' "$tmp/minimal_oddtail.tap" | grep -vc ' # TODO ')
 r0=$(grep '^not ok' "$tmp/minimal_rank0crash.tap" | grep -vc ' # TODO ')
-t_done "minimal passes $total tests; odd tail caught in $odd (each at its last element); rank-0 crash reported in exactly its $r0 rank-0 tests"
+t_done "minimal passes $total tests; odd tail caught in $odd (each at its last element); rank-0 crash reported in exactly its $r0 rank-0 tests; one cluster each; JUnit and HTML parse"
