@@ -229,7 +229,7 @@ int h_case_is_ext(const h_profiles *p, const char *rule)
     return 0;
 }
 
-int h_rule_known(const h_suite *s, const char *id)
+static int rule_known(const h_suite *s, const char *id)
 {
     int i;
     for (i = 0; i < s->nrules; i++)
@@ -280,7 +280,7 @@ void h_case_check(h_suite *s, h_case *c, const h_profiles *p,
     if (c->nrules == 0)
         h_case_fail(c, "case '%s' names no rules", c->id);
     for (k = 0; k < c->nrules; k++)
-        if (!h_rule_known(s, c->rules[k]))
+        if (!rule_known(s, c->rules[k]))
             h_case_fail(c, "unknown rule id '%s' (not a heading of "
                         "spec/select.md)", c->rules[k]);
     if (!c->has_shapes)

@@ -152,7 +152,6 @@ int h_case_is_ext(const h_profiles *p, const char *rule);
 int h_case_cites(const h_case *c, const char *rule);
 int h_profile_has_ext(const h_profile *p, const char *rule);
 int h_load_rules(const char *md_path, h_suite *s, char *err, size_t n);
-int h_rule_known(const h_suite *s, const char *id);
 /* Removes the last case (one whose reading failed), freeing what it owns. */
 void h_suite_drop_last(h_suite *s);
 int32_t h_mode_parse(const char *s);

@@ -138,8 +138,6 @@ static lua_State *sandbox(void)
     return L;
 }
 
-h_lua_ctx *h_lua_loading;
-
 /* A regular file only: opening a FIFO for reading waits for a writer,
  * and a device may never end.  NULL with *why set on a refusal. */
 static char *read_file(const char *path, size_t *len, const char **why)

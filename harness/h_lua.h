@@ -70,7 +70,6 @@ int h_lua_get_check(lua_State *L, int idx, h_case *c, h_lua_ctx *x);
 /* h_lua_read.c: readers of the value at stack index idx (absolute).  Each
  * returns 0, or -1 after h_case_fail(c, ...) naming `what`. */
 char *h_lua_dupstr(const char *s);
-int h_lua_in_list(const char *const *list, const char *k);
 /* Only keys of `known` (NULL-terminated) in the record at idx. */
 int h_lua_keys(lua_State *L, int idx, const char *const *known,
                const char *what, h_case *c);
@@ -90,6 +89,11 @@ int h_lua_shape(lua_State *L, int idx, h_shape *sh, h_case *c,
 int h_lua_shapes(lua_State *L, int idx, h_case *c);
 int h_lua_dtype(lua_State *L, int idx, int32_t *out, h_case *c,
                 const char *what);
+/* The compound fields of case{}: expect (one, or per cond rule), dst
+ * ({dtype=, dims=}), dtype_override ({cond=, x=, y=}). */
+int h_lua_expect(lua_State *L, int idx, h_case *c);
+int h_lua_dst(lua_State *L, int idx, h_case *c);
+int h_lua_override(lua_State *L, int idx, h_case *c);
 /* An array of strings (or one string); for the profile loader too: 0, or
  * -1 with a message in err. */
 int h_lua_strings(lua_State *L, int idx, char ***out, int *n, char *err,

@@ -12,11 +12,6 @@
 #include "h_lua.h"
 #include "h_sleef.h"
 
-static const char *const case_fields[] = {
-    "alias", "axis", "btype", "check", "concurrent", "cond", "dst",
-    "dtype_override", "dtypes", "expect", "fill", "flags", "id", "mode",
-    "null", "offset", "profiles", "reuse", "rules", "shapes", "values", NULL};
-
 static int get_dtypes(lua_State *L, int idx, h_case *c)
 {
     long n, i;
@@ -176,84 +171,6 @@ static int get_values(lua_State *L, int idx, h_case *c)
     return 0;
 }
 
-/* One expectation: "invalid", {status=}, {shape=, data=}, or a shape. */
-static int get_expect1(lua_State *L, int idx, h_expect *e, h_case *c)
-{
-    static const char *const fields[] = {"data", "shape", "status", NULL};
-    int bad = 0;
-
-    if (lua_type(L, idx) == LUA_TSTRING &&
-        strcmp(lua_tostring(L, idx), "invalid") == 0) {
-        e->kind = H_E_INVALID;
-        return 0;
-    }
-    if (lua_type(L, idx) != LUA_TTABLE) {
-        h_case_fail(c, "expect: want \"invalid\", a shape, {shape=, data=} "
-                    "or {status=}");
-        return -1;
-    }
-    lua_getfield(L, idx, "shape");
-    lua_getfield(L, idx, "data");
-    lua_getfield(L, idx, "status");
-    if (lua_isnil(L, -1) && lua_isnil(L, -2) && lua_isnil(L, -3)) {
-        lua_pop(L, 3);
-        e->kind = H_E_SHAPE;
-        return h_lua_dims(L, idx, &e->shape, c, "expect");
-    }
-    bad = h_lua_keys(L, idx, fields, "expect", c);
-    if (!bad && !lua_isnil(L, -1)) {
-        e->kind = H_E_INVALID;
-        if (lua_type(L, -1) != LUA_TSTRING ||
-            (e->status = h_status_parse(lua_tostring(L, -1))) <= SEL_OK ||
-            !lua_isnil(L, -2) || !lua_isnil(L, -3)) {
-            h_case_fail(c, "expect.status: an error status like "
-                        "\"SEL_ERR_SHAPE\", without shape or data");
-            bad = -1;
-        }
-    } else if (!bad) {
-        e->kind = lua_isnil(L, -2) ? H_E_SHAPE : H_E_DATA;
-        if (lua_isnil(L, -3)) {
-            h_case_fail(c, "expect: data needs a shape");
-            bad = -1;
-        }
-        if (!bad)
-            bad = h_lua_dims(L, lua_gettop(L) - 2, &e->shape, c, "expect.shape");
-        if (!bad && e->kind == H_E_DATA)
-            bad = h_lua_lits(L, lua_gettop(L) - 1, &e->data, c, "expect.data");
-    }
-    lua_pop(L, 3);
-    return bad;
-}
-
-static int get_expect(lua_State *L, int idx, h_case *c)
-{
-    static const char *const rules[] = {"bidirectional", "oneway", NULL};
-    int k, per, bad = 0;
-
-    if (lua_type(L, idx) == LUA_TTABLE) {
-        lua_getfield(L, idx, "oneway");
-        lua_getfield(L, idx, "bidirectional");
-        per = !lua_isnil(L, -1) || !lua_isnil(L, -2);
-        lua_pop(L, 2);
-        if (per) {
-            c->per_rule = 1;
-            if (h_lua_keys(L, idx, rules, "expect", c))
-                return -1;
-            for (k = 0; k < 2 && !bad; k++) {
-                lua_getfield(L, idx, k ? "bidirectional" : "oneway");
-                if (!lua_isnil(L, -1))
-                    bad = get_expect1(L, lua_gettop(L), &c->expect[k], c);
-                lua_pop(L, 1);
-            }
-            return bad;
-        }
-    }
-    if (get_expect1(L, idx, &c->expect[0], c))
-        return -1;
-    c->expect[1] = c->expect[0]; /* shares data; h_suite_drop_last knows */
-    return 0;
-}
-
 static int get_null(const char *s, h_case *c)
 {
     static const char *const t[] = {"cond", "x", "y", "dst"};
@@ -280,62 +197,9 @@ static int get_null(const char *s, h_case *c)
     return -1;
 }
 
-static int get_dst(lua_State *L, int idx, h_case *c)
+static void read_alias(lua_State *L, int v, h_case *c)
 {
-    static const char *const fields[] = {"dims", "dtype", NULL};
-    int bad;
-
-    if (lua_type(L, idx) != LUA_TTABLE || h_lua_keys(L, idx, fields, "dst", c)) {
-        h_case_fail(c, "dst: want {dtype=, dims=}");
-        return -1;
-    }
-    lua_getfield(L, idx, "dtype");
-    bad = !lua_isnil(L, -1) &&
-          h_lua_dtype(L, lua_gettop(L), &c->dst_dtype, c, "dst.dtype");
-    c->has_dst_dtype = !lua_isnil(L, -1);
-    lua_pop(L, 1);
-    lua_getfield(L, idx, "dims");
-    c->dst_shape.raw = 1;
-    if (!bad && !lua_isnil(L, -1)) {
-        c->has_dst_dims = 1;
-        bad = h_lua_dims(L, lua_gettop(L), &c->dst_shape, c, "dst.dims");
-    }
-    lua_pop(L, 1);
-    return bad ? -1 : 0;
-}
-
-static int get_override(lua_State *L, int idx, h_case *c)
-{
-    static const char *const names[] = {"cond", "x", "y", NULL};
-    int k, bad = 0;
-
-    if (lua_type(L, idx) != LUA_TTABLE ||
-        h_lua_keys(L, idx, names, "dtype_override", c)) {
-        h_case_fail(c, "dtype_override: want {cond=, x=, y=}");
-        return -1;
-    }
-    for (k = 0; k < 3 && !bad; k++) {
-        lua_getfield(L, idx, names[k]);
-        if (!lua_isnil(L, -1)) {
-            c->has_override[k] = 1;
-            bad = h_lua_dtype(L, lua_gettop(L), &c->override_dt[k], c,
-                            "dtype_override");
-        }
-        lua_pop(L, 1);
-    }
-    return bad;
-}
-
-/* Pushes field name of the table at t; nonzero when it is set. */
-static int field(lua_State *L, int t, const char *name)
-{
-    lua_getfield(L, t, name);
-    return !lua_isnil(L, -1);
-}
-
-static void read_alias(lua_State *L, h_case *c)
-{
-    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    const char *s = lua_type(L, v) == LUA_TSTRING ? lua_tostring(L, v) : "";
 
     c->alias = !strcmp(s, "x") ? H_A_X : !strcmp(s, "y") ? H_A_Y
              : !strcmp(s, "partial") ? H_A_PARTIAL : H_A_NONE;
@@ -343,103 +207,168 @@ static void read_alias(lua_State *L, h_case *c)
         h_case_fail(c, "alias: want \"x\", \"y\" or \"partial\"");
 }
 
-/* Each field: check its Lua type, then read it.  Every branch leaves the
- * field's value on the stack for the pop that follows it. */
-static void read_fields(lua_State *L, int t, h_case *c, const h_profiles *p,
-                        h_lua_ctx *x)
+/* A Lua boolean into *out. */
+static void read_bool(lua_State *L, int v, h_case *c, const char *name,
+                      int *out)
+{
+    if (lua_type(L, v) != LUA_TBOOLEAN)
+        h_case_fail(c, "%s: want true or false", name);
+    *out = lua_toboolean(L, v);
+}
+
+/* One reader per field of case{}, each given the field's value (not nil)
+ * at stack index v; the table below is their order and the field list. */
+typedef struct rd {
+    lua_State *L;
+    int v;
+    h_case *c;
+    h_lua_ctx *x;
+} rd;
+
+static void f_id(rd *r)
+{
+    if (lua_type(r->L, r->v) == LUA_TSTRING)
+        r->c->id = h_lua_dupstr(lua_tostring(r->L, r->v));
+    else
+        h_case_fail(r->c, "id: want a string");
+}
+
+static void f_rules(rd *r)
 {
     char err[100];
-    int64_t v;
-    int top = lua_gettop(L);
-
-    if (field(L, t, "id")) {
-        if (lua_type(L, -1) == LUA_TSTRING)
-            c->id = h_lua_dupstr(lua_tostring(L, -1));
-        else
-            h_case_fail(c, "id: want a string");
-    }
-    lua_pop(L, 1);
-    if (field(L, t, "rules") &&
-        h_lua_strings(L, top + 1, &c->rules, &c->nrules, err, sizeof err))
-        h_case_fail(c, "rules: %s", err);
-    lua_pop(L, 1);
-    if ((c->has_shapes = field(L, t, "shapes")))
-        h_lua_shapes(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "mode") && (lua_type(L, -1) != LUA_TSTRING ||
-                                (c->mode = h_mode_parse(lua_tostring(L, -1))) < 0))
-        h_case_fail(c, "mode: want \"none\", \"numpy\" or \"pdpd\"");
-    lua_pop(L, 1);
-    if (field(L, t, "axis") && h_lua_int(L, top + 1, &v, c, "axis") == 0)
-        c->axis = (int32_t)v;
-    lua_pop(L, 1);
-    if ((c->has_btype = field(L, t, "btype")) &&
-        h_lua_int(L, top + 1, &v, c, "btype") == 0)
-        c->btype = (int32_t)v;
-    lua_pop(L, 1);
-    if (field(L, t, "dtypes"))
-        get_dtypes(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "profiles"))
-        get_profiles(L, top + 1, c, p);
-    lua_pop(L, 1);
-    if (field(L, t, "cond"))
-        get_cond(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "values"))
-        get_values(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "expect"))
-        get_expect(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "offset") && h_lua_int(L, top + 1, &v, c, "offset") == 0) {
-        if (v < 0 || v > 63)
-            h_case_fail(c, "offset: 0..63 bytes");
-        c->offset = (int)v;
-    }
-    lua_pop(L, 1);
-    if (field(L, t, "alias"))
-        read_alias(L, c);
-    lua_pop(L, 1);
-    if (field(L, t, "null")) {
-        if (lua_type(L, -1) != LUA_TSTRING)
-            h_case_fail(c, "null: want a string");
-        else
-            get_null(lua_tostring(L, -1), c);
-    }
-    lua_pop(L, 1);
-    if (field(L, t, "dst"))
-        get_dst(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "dtype_override"))
-        get_override(L, top + 1, c);
-    lua_pop(L, 1);
-    if (field(L, t, "concurrent")) {
-        if (lua_type(L, -1) != LUA_TBOOLEAN)
-            h_case_fail(c, "concurrent: want true or false");
-        c->concurrent = lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-    if (field(L, t, "reuse")) {
-        if (lua_type(L, -1) != LUA_TBOOLEAN)
-            h_case_fail(c, "reuse: want true or false");
-        c->reuse = lua_toboolean(L, -1);
-    }
-    lua_pop(L, 1);
-    if (field(L, t, "flags") && h_lua_int(L, top + 1, &v, c, "flags") == 0) {
-        if (v < 0 || v > 0xffffffffll || (v & SEL_COND_BIDIRECTIONAL))
-            h_case_fail(c, "flags: bits of 32 other than "
-                        "SEL_COND_BIDIRECTIONAL (the profile's)");
-        c->flags = (uint32_t)v;
-    }
-    lua_pop(L, 1);
-    if (field(L, t, "fill"))
-        h_lua_get_fill(L, top + 1, c, x);
-    lua_pop(L, 1);
-    if (field(L, t, "check"))
-        h_lua_get_check(L, top + 1, c, x);
-    lua_pop(L, 1);
+    if (h_lua_strings(r->L, r->v, &r->c->rules, &r->c->nrules, err, sizeof err))
+        h_case_fail(r->c, "rules: %s", err);
 }
+
+static void f_shapes(rd *r)
+{
+    r->c->has_shapes = 1;
+    h_lua_shapes(r->L, r->v, r->c);
+}
+
+static void f_mode(rd *r)
+{
+    if (lua_type(r->L, r->v) != LUA_TSTRING ||
+        (r->c->mode = h_mode_parse(lua_tostring(r->L, r->v))) < 0)
+        h_case_fail(r->c, "mode: want \"none\", \"numpy\" or \"pdpd\"");
+}
+
+static void f_axis(rd *r)
+{
+    int64_t v;
+    if (h_lua_int(r->L, r->v, &v, r->c, "axis") == 0)
+        r->c->axis = (int32_t)v;
+}
+
+static void f_btype(rd *r)
+{
+    int64_t v;
+    r->c->has_btype = 1;
+    if (h_lua_int(r->L, r->v, &v, r->c, "btype") == 0)
+        r->c->btype = (int32_t)v;
+}
+
+static void f_dtypes(rd *r) { get_dtypes(r->L, r->v, r->c); }
+static void f_profiles(rd *r) { get_profiles(r->L, r->v, r->c, r->x->profiles); }
+static void f_cond(rd *r) { get_cond(r->L, r->v, r->c); }
+static void f_values(rd *r) { get_values(r->L, r->v, r->c); }
+static void f_expect(rd *r) { h_lua_expect(r->L, r->v, r->c); }
+static void f_alias(rd *r) { read_alias(r->L, r->v, r->c); }
+static void f_dst(rd *r) { h_lua_dst(r->L, r->v, r->c); }
+static void f_override(rd *r) { h_lua_override(r->L, r->v, r->c); }
+static void f_fill(rd *r) { h_lua_get_fill(r->L, r->v, r->c, r->x); }
+static void f_check(rd *r) { h_lua_get_check(r->L, r->v, r->c, r->x); }
+
+static void f_offset(rd *r)
+{
+    int64_t v;
+    if (h_lua_int(r->L, r->v, &v, r->c, "offset") == 0) {
+        if (v < 0 || v > 63)
+            h_case_fail(r->c, "offset: 0..63 bytes");
+        r->c->offset = (int)v;
+    }
+}
+
+static void f_null(rd *r)
+{
+    if (lua_type(r->L, r->v) != LUA_TSTRING)
+        h_case_fail(r->c, "null: want a string");
+    else
+        get_null(lua_tostring(r->L, r->v), r->c);
+}
+
+static void f_concurrent(rd *r)
+{
+    read_bool(r->L, r->v, r->c, "concurrent", &r->c->concurrent);
+}
+
+static void f_reuse(rd *r) { read_bool(r->L, r->v, r->c, "reuse", &r->c->reuse); }
+
+static void f_flags(rd *r)
+{
+    int64_t v;
+    if (h_lua_int(r->L, r->v, &v, r->c, "flags") != 0)
+        return;
+    if (v < 0 || v > 0xffffffffll || (v & SEL_COND_BIDIRECTIONAL))
+        h_case_fail(r->c, "flags: bits of 32 other than "
+                    "SEL_COND_BIDIRECTIONAL (the profile's)");
+    r->c->flags = (uint32_t)v;
+}
+
+static const struct {
+    const char *name;
+    void (*read)(rd *r);
+} fields[] = {
+    {"id", f_id}, {"rules", f_rules}, {"shapes", f_shapes},
+    {"mode", f_mode}, {"axis", f_axis}, {"btype", f_btype},
+    {"dtypes", f_dtypes}, {"profiles", f_profiles}, {"cond", f_cond},
+    {"values", f_values}, {"expect", f_expect}, {"offset", f_offset},
+    {"alias", f_alias}, {"null", f_null}, {"dst", f_dst},
+    {"dtype_override", f_override}, {"concurrent", f_concurrent},
+    {"reuse", f_reuse}, {"flags", f_flags}, {"fill", f_fill},
+    {"check", f_check},
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The field names in name order, NULL-terminated, for h_lua_keys. */
+static const char *const *field_names(void)
+{
+    static const char *names[NFIELDS + 1];
+    size_t i;
+
+    if (!names[0]) {
+        for (i = 0; i < NFIELDS; i++)
+            names[i] = fields[i].name;
+        qsort(names, NFIELDS, sizeof names[0], by_name);
+    }
+    return names;
+}
+
+/* Each field in table order: its reader gets it when set.  The first
+ * error a reader reports is the case's. */
+static void read_fields(lua_State *L, int t, h_case *c, h_lua_ctx *x)
+{
+    rd r;
+    size_t i;
+
+    r.L = L;
+    r.c = c;
+    r.x = x;
+    r.v = lua_gettop(L) + 1;
+    for (i = 0; i < NFIELDS; i++) {
+        lua_getfield(L, t, fields[i].name);
+        if (!lua_isnil(L, -1))
+            fields[i].read(&r);
+        lua_settop(L, r.v - 1);
+    }
+}
+
+h_lua_ctx *h_lua_loading;
 
 /* The reading proper, under lua_pcall (h_lua_case): the table at 2. */
 static int read_case(lua_State *L)
@@ -447,8 +376,8 @@ static int read_case(lua_State *L)
     h_lua_ctx *x = lua_touserdata(L, 1);
     h_case *c = &x->suite->v[x->suite->n - 1];
 
-    if (h_lua_keys(L, 2, case_fields, "case{}", c) == 0)
-        read_fields(L, 2, c, x->profiles, x);
+    if (h_lua_keys(L, 2, field_names(), "case{}", c) == 0)
+        read_fields(L, 2, c, x);
     return 0;
 }
 

@@ -18,10 +18,20 @@
 
 /* ---- memory: every state counts its bytes against H_LUA_MEM_LIMIT ---- */
 
+/* The state's own allocator, wrapped: LuaJIT's keeps its memory where
+ * its build needs it (below 2 GiB without GC64), so it is counted, not
+ * replaced.  Blocks allocated before the wrap are not counted. */
 typedef struct lmem {
+    lua_Alloc f;
+    void *ud;
     size_t used;
     int hit; /* an allocation was refused for the limit */
+    struct lmem *next;
 } lmem;
+
+/* Every open state's counter, so that a leak checker sees them reachable
+ * (LuaJIT keeps the pointer in memory it maps itself). */
+static lmem *open_states;
 
 static void *l_alloc(void *ud, void *p, size_t osize, size_t nsize)
 {
@@ -29,45 +39,49 @@ static void *l_alloc(void *ud, void *p, size_t osize, size_t nsize)
     size_t old = p ? osize : 0; /* without p, osize is a type tag */
     void *q;
 
-    if (nsize == 0) {
-        free(p);
-        m->used -= old < m->used ? old : m->used;
-        return NULL;
-    }
     if (nsize > old && nsize - old > H_LUA_MEM_LIMIT - m->used) {
         m->hit = 1;
         return NULL;
     }
-    if ((q = realloc(p, nsize)) != NULL)
-        m->used = m->used - old + nsize;
+    q = m->f(m->ud, p, osize, nsize);
+    if (nsize == 0 || q) {
+        m->used -= old < m->used ? old : m->used;
+        m->used += nsize;
+    }
     return q;
 }
 
 lua_State *h_lua_newstate(void)
 {
     lmem *m = calloc(1, sizeof *m);
-    lua_State *L = m ? lua_newstate(l_alloc, m) : NULL;
-    static int told;
+    lua_State *L = luaL_newstate();
 
-    if (L)
-        return L;
-    free(m);
-    /* 64-bit LuaJIT built without GC64 refuses lua_newstate: no bound
-     * but the process's own (harness/README.md). */
-    if (!told++)
-        fprintf(stderr, "selcheck: this Lua takes no custom allocator; "
-                "scripts run without a memory limit\n");
-    return luaL_newstate();
+    if (!L || !m) {
+        fprintf(stderr, "selcheck: cannot create a Lua state\n");
+        exit(2);
+    }
+    m->f = lua_getallocf(L, &m->ud);
+    lua_setallocf(L, l_alloc, m);
+    m->next = open_states;
+    open_states = m;
+    return L;
 }
 
 void h_lua_close(lua_State *L)
 {
     void *ud = NULL;
     lua_Alloc f = lua_getallocf(L, &ud);
+    lmem **p;
 
     lua_close(L);
-    if (f == l_alloc)
-        free(ud);
+    if (f != l_alloc)
+        return;
+    for (p = &open_states; *p; p = &(*p)->next)
+        if (*p == ud) {
+            *p = ((lmem *)ud)->next;
+            break;
+        }
+    free(ud);
 }
 
 /* 1 when the state's last refused allocation was the limit's (cleared). */

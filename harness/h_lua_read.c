@@ -1,6 +1,7 @@
 /* h_lua_read.c - reading Lua values for case{} and the profiles: records
  * with known fields only, arrays without holes, numbers both front ends
- * read the same way, literals, dims and shapes, dtype names.  Each reader
+ * read the same way, literals, dims and shapes, dtype names, and the
+ * compound fields of case{} (expect, dst, dtype_override).  Each reader
  * reports a problem on the case (file, line, message) and returns -1.
  */
 #include <stdio.h>
@@ -15,7 +16,7 @@ char * h_lua_dupstr(const char *s)
     return strcpy(h_realloc(NULL, strlen(s) + 1), s);
 }
 
-int h_lua_in_list(const char *const *list, const char *k)
+static int in_list(const char *const *list, const char *k)
 {
     for (; *list; list++)
         if (strcmp(*list, k) == 0)
@@ -39,7 +40,7 @@ int h_lua_keys(lua_State *L, int idx, const char *const *known,
             other = 1;
             continue;
         }
-        if (!h_lua_in_list(known, lua_tostring(L, -1)) &&
+        if (!in_list(known, lua_tostring(L, -1)) &&
             (!bad || strcmp(lua_tostring(L, -1), first) < 0)) {
             snprintf(first, sizeof first, "%s", lua_tostring(L, -1));
             bad = 1;
@@ -326,4 +327,128 @@ int h_lua_strings(lua_State *L, int idx, char ***out, int *n, char *err,
         lua_pop(L, 1);
     }
     return 0;
+}
+
+/* One expectation: "invalid", {status=}, {shape=, data=}, or a shape. */
+static int get_expect1(lua_State *L, int idx, h_expect *e, h_case *c)
+{
+    static const char *const fields[] = {"data", "shape", "status", NULL};
+    int bad = 0;
+
+    if (lua_type(L, idx) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, idx), "invalid") == 0) {
+        e->kind = H_E_INVALID;
+        return 0;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        h_case_fail(c, "expect: want \"invalid\", a shape, {shape=, data=} "
+                    "or {status=}");
+        return -1;
+    }
+    lua_getfield(L, idx, "shape");
+    lua_getfield(L, idx, "data");
+    lua_getfield(L, idx, "status");
+    if (lua_isnil(L, -1) && lua_isnil(L, -2) && lua_isnil(L, -3)) {
+        lua_pop(L, 3);
+        e->kind = H_E_SHAPE;
+        return h_lua_dims(L, idx, &e->shape, c, "expect");
+    }
+    bad = h_lua_keys(L, idx, fields, "expect", c);
+    if (!bad && !lua_isnil(L, -1)) {
+        e->kind = H_E_INVALID;
+        if (lua_type(L, -1) != LUA_TSTRING ||
+            (e->status = h_status_parse(lua_tostring(L, -1))) <= SEL_OK ||
+            !lua_isnil(L, -2) || !lua_isnil(L, -3)) {
+            h_case_fail(c, "expect.status: an error status like "
+                        "\"SEL_ERR_SHAPE\", without shape or data");
+            bad = -1;
+        }
+    } else if (!bad) {
+        e->kind = lua_isnil(L, -2) ? H_E_SHAPE : H_E_DATA;
+        if (lua_isnil(L, -3)) {
+            h_case_fail(c, "expect: data needs a shape");
+            bad = -1;
+        }
+        if (!bad)
+            bad = h_lua_dims(L, lua_gettop(L) - 2, &e->shape, c, "expect.shape");
+        if (!bad && e->kind == H_E_DATA)
+            bad = h_lua_lits(L, lua_gettop(L) - 1, &e->data, c, "expect.data");
+    }
+    lua_pop(L, 3);
+    return bad;
+}
+
+int h_lua_expect(lua_State *L, int idx, h_case *c)
+{
+    static const char *const rules[] = {"bidirectional", "oneway", NULL};
+    int k, per, bad = 0;
+
+    if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_getfield(L, idx, "oneway");
+        lua_getfield(L, idx, "bidirectional");
+        per = !lua_isnil(L, -1) || !lua_isnil(L, -2);
+        lua_pop(L, 2);
+        if (per) {
+            c->per_rule = 1;
+            if (h_lua_keys(L, idx, rules, "expect", c))
+                return -1;
+            for (k = 0; k < 2 && !bad; k++) {
+                lua_getfield(L, idx, k ? "bidirectional" : "oneway");
+                if (!lua_isnil(L, -1))
+                    bad = get_expect1(L, lua_gettop(L), &c->expect[k], c);
+                lua_pop(L, 1);
+            }
+            return bad;
+        }
+    }
+    if (get_expect1(L, idx, &c->expect[0], c))
+        return -1;
+    c->expect[1] = c->expect[0]; /* shares data; h_suite_drop_last knows */
+    return 0;
+}
+
+int h_lua_dst(lua_State *L, int idx, h_case *c)
+{
+    static const char *const fields[] = {"dims", "dtype", NULL};
+    int bad;
+
+    if (lua_type(L, idx) != LUA_TTABLE || h_lua_keys(L, idx, fields, "dst", c)) {
+        h_case_fail(c, "dst: want {dtype=, dims=}");
+        return -1;
+    }
+    lua_getfield(L, idx, "dtype");
+    bad = !lua_isnil(L, -1) &&
+          h_lua_dtype(L, lua_gettop(L), &c->dst_dtype, c, "dst.dtype");
+    c->has_dst_dtype = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, idx, "dims");
+    c->dst_shape.raw = 1;
+    if (!bad && !lua_isnil(L, -1)) {
+        c->has_dst_dims = 1;
+        bad = h_lua_dims(L, lua_gettop(L), &c->dst_shape, c, "dst.dims");
+    }
+    lua_pop(L, 1);
+    return bad ? -1 : 0;
+}
+
+int h_lua_override(lua_State *L, int idx, h_case *c)
+{
+    static const char *const names[] = {"cond", "x", "y", NULL};
+    int k, bad = 0;
+
+    if (lua_type(L, idx) != LUA_TTABLE ||
+        h_lua_keys(L, idx, names, "dtype_override", c)) {
+        h_case_fail(c, "dtype_override: want {cond=, x=, y=}");
+        return -1;
+    }
+    for (k = 0; k < 3 && !bad; k++) {
+        lua_getfield(L, idx, names[k]);
+        if (!lua_isnil(L, -1)) {
+            c->has_override[k] = 1;
+            bad = h_lua_dtype(L, lua_gettop(L), &c->override_dt[k], c,
+                            "dtype_override");
+        }
+        lua_pop(L, 1);
+    }
+    return bad;
 }

@@ -13,11 +13,6 @@
 #include "h_sleef.h"
 #include "ref.h"
 
-int h_case_expects_invalid(const h_case *c, const h_profile *pr)
-{
-    return c->expect[pr->bidirectional].kind == H_E_INVALID;
-}
-
 /* A case expecting a failure also runs outside the profile, where the
  * profile itself rejects it, unless it names another status. */
 static int wants(const h_case *c, const h_profile *pr, int status)
@@ -58,7 +53,8 @@ int h_point_dtypes(const h_case *c, const h_profile *pr,
     return n;
 }
 
-int h_status_rank(int st, int early_arg)
+/* Rank of a status in the order of ERR-ORDER-1, for picking the first. */
+static int status_rank(int st, int early_arg)
 {
     switch (st) {
     case SEL_OK: return 99;
@@ -72,15 +68,7 @@ int h_status_rank(int st, int early_arg)
 
 static int first_status(int a, int b, int early)
 {
-    return h_status_rank(b, early) < h_status_rank(a, early) ? b : a;
-}
-
-void h_point_fail(h_point *pt, const char *what, const char *msg)
-{
-    if (!pt->error[0])
-        snprintf(pt->error, sizeof pt->error, "%s:%d: %s[%s] %s: %s",
-                 pt->c->file, pt->c->line, pt->c->id,
-                 sel_dtype_name(pt->dtype), what, msg);
+    return status_rank(b, early) < status_rank(a, early) ? b : a;
 }
 
 /* Size a tensor; too large or invalid shapes get no data. */
@@ -340,42 +328,25 @@ static void pick_shifts(h_point *pt)
     pt->shift[ev] = even[(x >> 24) % 5];
 }
 
-void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
-                  int32_t dtype, uint64_t seed)
+/* The shapes as the ABI sees them, the oracle's infer under both cond
+ * rules, and dst as the case describes it; no data yet. */
+static int make_shapes(h_point *pt)
 {
+    const h_case *c = pt->c;
     const sel_impl *ref = ref_impl();
     uint8_t *none[H_NT] = {NULL, NULL, NULL, NULL};
-    int k, st, early = c->null_what == H_N_TENSOR || c->null_what == H_N_DIMS;
     sel_broadcast other;
+    int k, st;
     abi a;
 
-    memset(pt, 0, sizeof *pt);
-    pt->c = c;
-    pt->prof = pr;
-    pt->dtype = dtype;
-    pt->seed = seed;
-    h_point_describe(pt, c, dtype);
-    pt->b.type = c->has_btype ? c->btype : c->mode;
-    pt->b.axis = c->axis;
-    pt->b.flags = (pr->bidirectional ? SEL_COND_BIDIRECTIONAL : 0) | c->flags;
-    pick_shifts(pt);
     for (k = 0; k < 3; k++) {
         pt->t[k].shape = c->shape[k];
         pt->t[k].dtype = c->has_override[k] ? c->override_dt[k]
-                       : k == 0 ? SEL_DT_BOOLEAN : dtype;
+                       : k == 0 ? SEL_DT_BOOLEAN : pt->dtype;
         pt->t[k].dims = h_dims_new(&pt->t[k].shape);
-        size_tensor(&pt->t[k], k == 0 ? SEL_DT_BOOLEAN : dtype);
-        pt->data[k] = gen_input(pt, k, c);
+        size_tensor(&pt->t[k], k == 0 ? SEL_DT_BOOLEAN : pt->dtype);
     }
-    if (!pt->error[0] && (c->fill[0] || c->fill[1] || c->fill[2]))
-        h_point_fill(pt);
-    check_patterns(pt);
-    pt->digest = H_FNV_INIT;
-    for (k = 0; k < 3; k++)
-        pt->digest = h_digest(pt->digest, pt->data[k], pt->t[k].bytes);
-
-    /* The shape: the oracle's infer, then dst as the case describes it. */
-    pt->t[H_T_DST].dtype = c->has_dst_dtype ? c->dst_dtype : dtype;
+    pt->t[H_T_DST].dtype = c->has_dst_dtype ? c->dst_dtype : pt->dtype;
     pt->t[H_T_DST].shape.raw = 1;
     pt->t[H_T_DST].dims = h_dims_new(&pt->t[H_T_DST].shape);
     to_abi(pt, &a, none);
@@ -395,20 +366,25 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
     }
     free(pt->t[H_T_DST].dims);
     pt->t[H_T_DST].dims = h_dims_new(&pt->t[H_T_DST].shape);
-    size_tensor(&pt->t[H_T_DST], dtype);
+    size_tensor(&pt->t[H_T_DST], pt->dtype);
     for (k = 0; k < H_NT && st == SEL_OK; k++)
         if (pt->t[k].dummy)
             h_point_fail(pt, "shape", "too large for the harness (its limit is 256 "
                  "MiB per tensor)");
-    pt->ref_infer = pt->exp_infer = st;
-    pt->ref_exec = pt->exp_exec = oracle_execute(pt, ref);
+    return st;
+}
 
-    /* The profile's own rules: modes (ARG-ATTR-1) and dtypes
-     * (DT-PROFILE-1), merged in the order of ERR-ORDER-1. */
+/* The profile's own rules: modes (ARG-ATTR-1) and dtypes (DT-PROFILE-1),
+ * merged into the oracle's statuses in the order of ERR-ORDER-1. */
+static void apply_profile(h_point *pt)
+{
+    const h_case *c = pt->c;
+    int early = c->null_what == H_N_TENSOR || c->null_what == H_N_DIMS;
+
     pt->profile_status = SEL_OK;
-    if (!c->has_btype && !(pr->modes & (1u << c->mode)))
+    if (!c->has_btype && !(pt->prof->modes & (1u << c->mode)))
         pt->profile_status = SEL_ERR_ATTR;
-    else if (!(pr->dtypes & (1u << dtype)))
+    else if (!(pt->prof->dtypes & (1u << pt->dtype)))
         pt->profile_status = SEL_ERR_DTYPE;
     pt->exp_infer = first_status(pt->exp_infer, pt->profile_status, early);
     pt->exp_exec = first_status(pt->exp_exec, pt->profile_status, early);
@@ -417,6 +393,40 @@ void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
         free(pt->exp);
         pt->exp = NULL;
     }
+}
+
+void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
+                  int32_t dtype, uint64_t seed, int quick)
+{
+    int k, st;
+
+    memset(pt, 0, sizeof *pt);
+    pt->c = c;
+    pt->prof = pr;
+    pt->dtype = dtype;
+    pt->seed = seed;
+    h_point_describe(pt, c, dtype);
+    pt->b.type = c->has_btype ? c->btype : c->mode;
+    pt->b.axis = c->axis;
+    pt->b.flags = (pr->bidirectional ? SEL_COND_BIDIRECTIONAL : 0) | c->flags;
+    pick_shifts(pt);
+    st = make_shapes(pt);
+    if (h_mem_refuse(pt, quick)) {
+        for (k = 0; k < 3; k++) /* the rest of the harness finds buffers */
+            pt->data[k] = h_realloc(NULL, 1);
+        return;
+    }
+    for (k = 0; k < 3; k++)
+        pt->data[k] = gen_input(pt, k, c);
+    if (!pt->error[0] && (c->fill[0] || c->fill[1] || c->fill[2]))
+        h_point_fill(pt);
+    check_patterns(pt);
+    pt->digest = H_FNV_INIT;
+    for (k = 0; k < 3; k++)
+        pt->digest = h_digest(pt->digest, pt->data[k], pt->t[k].bytes);
+    pt->ref_infer = pt->exp_infer = st;
+    pt->ref_exec = pt->exp_exec = oracle_execute(pt, ref_impl());
+    apply_profile(pt);
     if (!pt->error[0])
         check_literal(pt);
     if (!pt->error[0] && !pt->litmsg[0] && pt->valid && pt->exp && c->check)
@@ -432,62 +442,4 @@ void h_point_free(h_point *pt)
         free(pt->t[k].dims);
     free(pt->exp);
     memset(pt, 0, sizeof *pt);
-}
-
-/* Where output element flat comes from, found with the oracle itself (no
- * second copy of the broadcast rules): on then/else holding their own
- * indices under an all-true and an all-false cond, and once per bit of the
- * cond index on cond bytes holding that bit.  -1 when the output is too
- * large to bother. */
-int h_point_locate(const h_point *pt, size_t flat, int64_t idx[3])
-{
-    const sel_impl *ref = ref_impl();
-    size_t nc = pt->t[0].bytes, nx = pt->t[1].bytes / sel_dtype_size(pt->dtype);
-    size_t ny = pt->t[2].bytes / sel_dtype_size(pt->dtype), nd, j;
-    size_t big = (nx > ny ? nx : ny) + 1, b;
-    uint64_t *ix = h_realloc(NULL, big * 8), *out;
-    uint8_t *cb = h_realloc(NULL, nc + 1), *one = h_realloc(NULL, big);
-    uint8_t *zero = calloc(big, 1), *d8;
-    sel_tensor t[H_NT];
-    int k, st;
-
-    nd = pt->t[H_T_DST].bytes / sel_dtype_size(pt->t[H_T_DST].dtype);
-    if (nd > ((size_t)1 << 24) || flat >= nd || !zero) {
-        free(ix), free(cb), free(one), free(zero);
-        return -1;
-    }
-    out = h_realloc(NULL, nd * 8 + 8);
-    d8 = h_realloc(NULL, nd + 1);
-    for (j = 0; j < big; j++)
-        ix[j] = j;
-    memset(one, 1, big);
-    for (k = 0; k < H_NT; k++) {
-        t[k].rank = pt->t[k].shape.rank;
-        t[k].dims = pt->t[k].dims;
-    }
-    t[0].dtype = SEL_DT_BOOLEAN;
-    t[0].data = cb;
-    t[1].dtype = t[2].dtype = t[3].dtype = SEL_DT_U64;
-    t[1].data = t[2].data = ix;
-    t[3].data = out;
-    memset(cb, 1, nc + 1);
-    st = ref->execute(&t[0], &t[1], &t[2], pt->b, &t[3]);
-    idx[1] = (int64_t)out[flat];
-    memset(cb, 0, nc + 1);
-    if (st == SEL_OK)
-        st = ref->execute(&t[0], &t[1], &t[2], pt->b, &t[3]);
-    idx[2] = (int64_t)out[flat];
-    t[1].dtype = t[2].dtype = t[3].dtype = SEL_DT_U8;
-    t[1].data = one;
-    t[2].data = zero;
-    t[3].data = d8;
-    idx[0] = 0;
-    for (b = 0; st == SEL_OK && nc > 1 && ((size_t)1 << b) < nc; b++) {
-        for (j = 0; j < nc; j++)
-            cb[j] = (uint8_t)((j >> b) & 1);
-        st = ref->execute(&t[0], &t[1], &t[2], pt->b, &t[3]);
-        idx[0] |= (int64_t)d8[flat] << b;
-    }
-    free(ix), free(cb), free(one), free(zero), free(out), free(d8);
-    return st == SEL_OK ? 0 : -1;
 }

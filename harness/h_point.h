@@ -49,19 +49,21 @@ typedef struct h_point {
     char error[700];       /* set: the point cannot run (script error) */
     char litmsg[400];      /* set: the oracle disagrees with the case */
     char checkmsg[400];    /* set: the case's check fails on the oracle */
+    char refused[200];     /* set: not run, the machine lacks the memory */
 } h_point;
 
 /* The dtypes a case expands to under a profile (in sel_dtype order), or
  * 0 when it does not apply there at all. */
 int h_point_dtypes(const h_case *c, const h_profile *pr,
                    const h_profiles *all, int32_t out[SEL_DT_LAST + 1]);
-/* Does the case expect a failure under this profile's cond rule? */
-int h_case_expects_invalid(const h_case *c, const h_profile *pr);
 
 /* Only addr and desc, without data or oracle (for --list). */
 void h_point_describe(h_point *pt, const h_case *c, int32_t dtype);
+/* quick (--fast): the test's runs are END and AGAIN only.  A test too
+ * large for this machine's memory comes back with refused set and no
+ * data (h_mem.c). */
 void h_point_make(h_point *pt, const h_case *c, const h_profile *pr,
-                  int32_t dtype, uint64_t seed);
+                  int32_t dtype, uint64_t seed, int quick);
 void h_point_free(h_point *pt);
 /* For a valid point: the cond, then and else elements that output element
  * flat is made from (idx[0..2]); 0 or -1. */
@@ -76,7 +78,10 @@ void h_point_fail(h_point *pt, const char *what, const char *msg);
 void h_point_fill(h_point *pt);
 void h_point_check(h_point *pt);
 
-/* Rank of a status in the order of ERR-ORDER-1, for picking the first. */
-int h_status_rank(int st, int early_arg);
+/* h_mem.c: the bytes a test holds at once (host copies, oracle, arena),
+ * from its shapes; h_mem_refuse sets pt->refused (and returns 1) when
+ * that is more than this process can still get. */
+size_t h_mem_need(const h_point *pt, int quick);
+int h_mem_refuse(h_point *pt, int quick);
 
 #endif

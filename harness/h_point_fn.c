@@ -1,12 +1,21 @@
 /* h_point_fn.c - a case's own fill and check functions on one test: the
  * inputs and the oracle's output handed to the front end (h_front.h) as
- * typed buffers, and what comes back turned into the point's verdict.
+ * typed buffers, and what comes back turned into the point's verdict;
+ * h_point_fail, which marks a point a script error.
  */
 #include <stdio.h>
 
 #include "h_front.h"
 #include "h_gen.h"
 #include "h_point.h"
+
+void h_point_fail(h_point *pt, const char *what, const char *msg)
+{
+    if (!pt->error[0])
+        snprintf(pt->error, sizeof pt->error, "%s:%d: %s[%s] %s: %s",
+                 pt->c->file, pt->c->line, pt->c->id,
+                 sel_dtype_name(pt->dtype), what, msg);
+}
 
 /* A tensor for the case's fill or check: its bytes read as its own dtype
  * (cond as boolean unless overridden; an unknown dtype as the test's). */

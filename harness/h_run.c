@@ -14,12 +14,13 @@
 #include "h_results.h"
 #include "h_run.h"
 
-int h_glob(const char *p, const char *s)
+/* A glob of --only/--skip: * and ? only (brackets are literal). */
+static int glob_match(const char *p, const char *s)
 {
     for (; *p; p++, s++) {
         if (*p == '*') {
             for (;; s++) {
-                if (h_glob(p + 1, s))
+                if (glob_match(p + 1, s))
                     return 1;
                 if (!*s)
                     return 0;
@@ -31,14 +32,14 @@ int h_glob(const char *p, const char *s)
     return !*s;
 }
 
-int h_selected(const h_opts *o, const char *addr)
+static int selected(const h_opts *o, const char *addr)
 {
     int i, in = o->nonly == 0;
 
     for (i = 0; i < o->nonly && !in; i++)
-        in = h_glob(o->only[i], addr);
+        in = glob_match(o->only[i], addr);
     for (i = 0; i < o->nskip && in; i++)
-        in = !h_glob(o->skip[i], addr);
+        in = !glob_match(o->skip[i], addr);
     return in;
 }
 
@@ -53,7 +54,7 @@ static int dtypes(const h_opts *o, const h_world *w, const h_case *c,
     for (i = 0; i < n; i++) {
         snprintf(addr, sizeof addr, "%s:%s[%s]", c->stem, c->id,
                  sel_dtype_name(all[i]));
-        if (h_selected(o, addr))
+        if (selected(o, addr))
             out[k++] = all[i];
     }
     return k;
@@ -143,8 +144,12 @@ static void reuse(const h_opts *o, h_world *w, const h_point *pt, int i,
     h_point p2;
     h_jres res;
 
-    h_point_make(&p2, pt->c, pt->prof, pt->dtype, pt->seed ^ salt);
+    h_point_make(&p2, pt->c, pt->prof, pt->dtype, pt->seed ^ salt, o->fast);
     memcpy(p2.shift, pt->shift, sizeof p2.shift); /* same addresses */
+    if (p2.refused[0]) {
+        h_point_free(&p2);
+        return;
+    }
     if (!h_judge_point(&p2, v)) {
         uint8_t *arena = h_worker_arena(w->w[i], h_layout_need(&p2, o->fast));
         h_layout_build(&L, &p2, arena, o->fast);
@@ -178,7 +183,11 @@ static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
     snprintf(desc, sizeof desc, "%s %s [%s %s] seed=%llu digest=%016llx",
              pt->addr, pt->desc, pt->prof->name, h_worker_name(w->w[i]),
              (unsigned long long)pt->seed, (unsigned long long)pt->digest);
-    if (!h_judge_point(pt, &v)) {
+    if (pt->refused[0]) { /* h_mem.c: too large for this machine */
+        memset(&v, 0, sizeof v);
+        v.outcome = H_SKIP;
+        snprintf(v.reason, sizeof v.reason, "%s", pt->refused);
+    } else if (!h_judge_point(pt, &v)) {
         uint8_t *arena = h_worker_arena(w->w[i], h_layout_need(pt, o->fast));
         h_layout_build(&L, pt, arena, o->fast);
         h_worker_call(w->w[i], &L.job, o->timeout, &res);
@@ -237,7 +246,7 @@ int h_run_tap(const h_opts *o, h_world *w)
                 snprintf(addr, sizeof addr, "%s:%s[%s]", c->stem, c->id,
                          sel_dtype_name(dt[k]));
                 oracle_on(addr, pr->name);
-                h_point_make(&pt, c, pr, dt[k], o->seed);
+                h_point_make(&pt, c, pr, dt[k], o->seed, o->fast);
                 for (i = 0; i < w->nw; i++)
                     one_test(o, w, &pt, i);
                 h_point_free(&pt);

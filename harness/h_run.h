@@ -34,10 +34,6 @@ typedef struct h_world {
     int nw;
 } h_world;
 
-/* '*' and '?' only: '[' and ']' are literal, as in addresses. */
-int h_glob(const char *pat, const char *s);
-int h_selected(const h_opts *o, const char *addr);
-
 int h_run_tap(const h_opts *o, h_world *w);
 int h_run_list(const h_opts *o, h_world *w);
 int h_run_coverage(const h_opts *o, h_world *w);

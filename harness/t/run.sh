@@ -135,6 +135,17 @@ wait $p2; r2=$?
 [ $r2 = 2 ] && grep -q '^Bail out! selcheck: fill.x of find_fill:find_in_fill\[f32\] .* ran past its time limit (6 s)' "$tmp/find2" ||
     fail "string.find in a fill not stopped: exit $r2 ($tmp/find2)"
 
+# A test larger than the memory left is refused by name, before any of it
+# is allocated (h_mem.c; SELCHECK_MEM_AVAILABLE stands in for the
+# machine's figure), and the run goes on.
+for S in selcheck selcheck-jit; do
+    SELCHECK_MEM_AVAILABLE=1024 "$O/$S" --impl "$REF" "$T/mem_need.lua" >"$tmp/mem" 2>&1 ||
+        fail "$S mem_need.lua: exit $?, want 0"
+    grep -q '^ok 1 - mem_need:big\[u8\] .* # SKIP needs about 1792 MiB of memory, 1024 MiB available here' "$tmp/mem" ||
+        fail "$S mem_need.lua: the large test was not refused ($tmp/mem)"
+    grep -q '^ok 2 - mem_need:small\[u8\]' "$tmp/mem" || fail "$S mem_need.lua: the run did not go on"
+done
+
 # Both front ends print the same TAP for the self-test scripts too.
 "$O/selcheck" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/a" 2>/dev/null
 "$O/selcheck-jit" --impl "$REF" --profile all "$T/good.lua" "$T/bad_field.lua" >"$tmp/b" 2>/dev/null
