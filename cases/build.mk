@@ -26,3 +26,19 @@ check-cases-long: $(O)/selcheck $(O)/libselect_ref.so $(O)/libselect_opt.so
 	    --impl $(O)/libselect_opt.so >$(O)/long.tap 2>$(O)/long.err || \
 	    { grep -A14 '^not ok' $(O)/long.tap | head -60; cat $(O)/long.err; exit 1; }
 	@echo "check-cases-long: $$(tail -1 $(O)/long.tap)"
+
+# One output past 2^31 elements (IO-LENGTH-1): a 2.2 GB u8 dst from inputs
+# of a few KiB, sampled (cases/t/huge.c; each library in a child process);
+# skipped with a message where MemAvailable is short.  The reference and
+# opt must pass, the idx32 broken build (a 32-bit flat index) must fail.
+$(O)/cases/huge: cases/t/huge.c spec/select.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< $(LDFLAGS_ALL) -ldl -o $@
+
+ALL += $(O)/cases/huge
+.PHONY: check-cases-huge
+CHECK_LONG += check-cases-huge
+check-cases-huge: $(O)/cases/huge $(O)/libselect_ref.so $(O)/libselect_opt.so \
+                  $(O)/broken/libidx32.so
+	@$(O)/cases/huge $(O)/libselect_ref.so $(O)/libselect_opt.so \
+	    '!$(O)/broken/libidx32.so'

@@ -28,6 +28,21 @@
  *   bool_normalize    boolean then/else data comes out as 0 or 1
  *   addr_cache        the last 8 results cached by the four data pointers,
  *                     dtype and count, and replayed on a hit (IO-REUSE-1)
+ *   grain_quiet       f8e5m2 elements past the first grain of 32 Ki go
+ *                     through f16: a signalling NaN comes out quiet
+ *                     (IO-LENGTH-1)
+ *   fill_float        a one-element f32 then/else splat through double:
+ *                     a signalling NaN there comes out quiet (BITS-FILL-1)
+ *   plan_axis         placements cached by shapes, width and mode, not by
+ *                     the pdpd axis (IO-SEQ-1)
+ *   ovf_zero_only     overflow seen only as a product that wraps to 0
+ *                     (SHAPE-OVF-1)
+ *   split_rem         above 4 MiB, four chunks of count / 4: the last
+ *                     count % 4 elements are not written (IO-LENGTH-1)
+ *   inplace_fill      dst on then's buffer with else a column: else is
+ *                     expanded into dst first, then then (gone) overlaid
+ *   idx32             the flat dst index in 32 bits: past 2^31 elements
+ *                     it goes negative (caught by make check-cases-huge)
  * Shape inference is shared by all of them and follows spec/select.md.
  */
 #include <stdint.h>
@@ -53,6 +68,13 @@
 #define BUG_flags_reject 14
 #define BUG_bool_normalize 15
 #define BUG_addr_cache 16
+#define BUG_grain_quiet 31
+#define BUG_fill_float 32
+#define BUG_plan_axis 33
+#define BUG_ovf_zero_only 34
+#define BUG_split_rem 35
+#define BUG_inplace_fill 36
+#define BUG_idx32 37
 #ifndef BUG
 #error "build with -DBUG=<name>, e.g. -DBUG=none"
 #endif
@@ -76,6 +98,11 @@ static int fits(const shape *s, size_t es)
     for (i = 0; i < s->rank; i++)
         if (s->d[i] == 0)
             return 1;
+#if IS(ovf_zero_only) /* BUG(ovf_zero_only): only a wrapped 0 is seen */
+    for (i = 0; i < s->rank; i++)
+        n *= (uint64_t)s->d[i];
+    return n * es != 0;
+#endif
     for (i = 0; i < s->rank; i++) {
         if ((uint64_t)s->d[i] > (uint64_t)INT64_MAX / n)
             return 0;
@@ -116,7 +143,7 @@ static int merge(shape *a, const shape *b, int32_t first, int oneway)
     for (i = 0; i < o.rank; i++) {
         int64_t x = i - (o.rank - a->rank) >= 0 ? a->d[i - (o.rank - a->rank)] : 1;
         int64_t y = i >= off && i < off + b->rank ? b->d[i - off] : 1;
-        if (oneway && y > x)
+        if (oneway && i >= off && i < off + b->rank && y > x)
             return SEL_ERR_SHAPE;
         if (x == y || y == 1)
             o.d[i] = x;
@@ -339,6 +366,7 @@ static int aligned_body(const sel_tensor *t[3], sel_tensor *dst, size_t es,
 }
 #endif
 
+
 #if IS(addr_cache)
 /* BUG(addr_cache): the last 8 results, each keyed by the four data
  * pointers, the dtype and the byte count, replayed when they come again. */
@@ -388,8 +416,9 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
     int32_t first[3], i;
     int64_t st[3][SEL_MAX_RANK], idx[SEL_MAX_RANK], off[3] = {0, 0, 0}, n, total;
     size_t es, nb;
-    int k, s;
+    int k, s, fill_first = 0;
 
+    (void)fill_first;
     if (!dst)
         return SEL_ERR_ARG;
     if ((s = check(t, b, dst, in, &out, first)))
@@ -411,6 +440,22 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
 #if IS(addr_cache)
     if (cache_hit(t, dst, nb))
         return SEL_OK;
+#endif
+#if IS(plan_axis) /* BUG(plan_axis) */
+    {
+        static shape ks[3];
+        static size_t kes;
+        static int32_t kty = -1, kfirst[3];
+        if (kty == b.type && kes == es && same(&ks[0], &in[0]) &&
+            same(&ks[1], &in[1]) && same(&ks[2], &in[2]))
+            memcpy(first, kfirst, sizeof kfirst);
+        memcpy(ks, in, sizeof ks), kes = es, kty = b.type;
+        memcpy(kfirst, first, sizeof kfirst);
+    }
+#endif
+#if IS(inplace_fill) /* BUG(inplace_fill) */
+    fill_first = dst->data == x->data && out.rank && in[2].rank == out.rank &&
+                 in[2].d[out.rank - 1] == 1 && out.d[out.rank - 1] > 1;
 #endif
 #if IS(poison_flip) /* BUG(poison_flip) */
     for (nb = (size_t)total * es; nb > 0; nb--)
@@ -466,6 +511,10 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
 #if IS(tail) /* BUG(tail) */
     total -= total % 16;
 #endif
+#if IS(split_rem) /* BUG(split_rem) */
+    if (nb >= (size_t)4 << 20)
+        total -= total % 4;
+#endif
     for (i = 0; i < out.rank; i++)
         idx[i] = 0;
     for (n = 0; n < total; n++) {
@@ -476,11 +525,23 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
 #if IS(cond_eq1) /* BUG(cond_eq1) */
         sel = p[0][off[0]] == 1;
 #else
-        sel = p[0][off[0]] != 0;
+        sel = p[0][off[0]] != 0 && !fill_first; /* BUG(inplace_fill) */
 #endif
+#if IS(idx32) /* BUG(idx32) */
+        put(x->dtype, es, d + (int64_t)(int32_t)n * (int64_t)es,
+#else
         put(x->dtype, es, d + (size_t)n * es,
+#endif
             sel ? p[1] + (size_t)off[1] * es : p[2] + (size_t)off[2] * es,
             sel ? p[2] + (size_t)off[2] * es : p[1] + (size_t)off[1] * es, sel);
+#if IS(grain_quiet) /* BUG(grain_quiet): f8e5m2's quiet bit is 0x02 */
+        if (x->dtype == SEL_DT_F8E5M2 && n >= 32768 && is_nan(x->dtype, d + n, 1))
+            d[n] |= 0x02;
+#elif IS(fill_float) /* BUG(fill_float): f32's quiet bit is 0x00400000 */
+        if (x->dtype == SEL_DT_F32 && count(&in[sel ? 1 : 2]) == 1 &&
+            total > 1 && is_nan(x->dtype, d + (size_t)n * es, es))
+            d[(size_t)n * es + 2] |= 0x40;
+#endif
         for (i = it.rank - 1; i >= 0; i--) { /* next index, row-major */
             for (k = 0; k < 3; k++)
                 off[k] += st[k][i];
