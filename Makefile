@@ -90,10 +90,20 @@ check-house: all
 	@sh .ci/house.sh $(O)
 
 # The main job: the whole suite against the optimized backend, and against
-# IMPL=path/to/lib.so when given.  PROFILE picks the profile.
+# IMPL=path/to/lib.so when given.  PROFILE picks the profile.  The TAP,
+# JUnit, HTML report and results file go to $(O)/run/; the terminal gets
+# the diagnosis (the clusters, or "no failures") and the summary line.
 PROFILE ?= openvino
+RUN_DIR = $(O)/run
 run: all
-	$(O)/selcheck --profile $(PROFILE) --impl $(O)/libselect_opt.so $(if $(IMPL),--impl $(IMPL))
+	@mkdir -p $(RUN_DIR)
+	@$(O)/selcheck --profile $(PROFILE) --impl $(O)/libselect_opt.so $(if $(IMPL),--impl $(IMPL)) \
+	    --junit $(RUN_DIR)/junit.xml --report $(RUN_DIR)/report.html \
+	    --results $(RUN_DIR)/results.tsv >$(RUN_DIR)/selcheck.tap; st=$$?; \
+	sed -n -e '/^# failures by rule/,$$d' -e '$$d' -e '/^# diagnosis/,$$p' $(RUN_DIR)/selcheck.tap; \
+	tail -n 1 $(RUN_DIR)/selcheck.tap; \
+	echo "full TAP: $(RUN_DIR)/selcheck.tap  JUnit: $(RUN_DIR)/junit.xml  HTML: $(RUN_DIR)/report.html  results: $(RUN_DIR)/results.tsv"; \
+	exit $$st
 
 install: all $(INSTALL)
 
