@@ -108,6 +108,37 @@ case{ id = "output_count_overflow", rules = {"SHAPE-OVF-1", "BC-NUMPY-1"},
 case{ id = "output_count_overflow_cond", rules = {"SHAPE-OVF-1", "BC-NUMPY-5"},
       dtypes = {"u8"}, profiles = {"where"},
       shapes = {cond = {dims = {P62, 1}}, x = {1, 4}, y = {1}}, expect = SHAPE }
+-- Products that wrap to small nonzero values, not to 0: a check that only
+-- notices a product of 0 passes every power of two above.  Counts: 3 x
+-- (2^64+2)/3 wraps to 2, 15 x (2^64+14)/15 to 14 (over three dims);
+-- bytes: (2^62+1) f32 elements wrap to 4 bytes, (2^61+1) f64 ones to 8;
+-- the output only: {3,1} with {1,(2^64+2)/3} wraps to 2 elements, and
+-- {3,1} with {1,(2^62+2)/3} f32 to 8 bytes, each input valid.
+local W3, W15 = "0x5555555555555556", "0x1111111111111112"
+for _, t in ipairs(T) do
+  local sh = {cond = {1}, x = {1}, y = {1}}
+  sh[t] = {dims = {3, W3}}
+  case{ id = "count_wraps_to_2_" .. t, rules = {"SHAPE-OVF-1"}, dtypes = {"u8"},
+        shapes = sh, expect = SHAPE }
+  sh = {cond = {1}, x = {1}, y = {1}}
+  sh[t] = {dims = {5, 3, W15}}
+  case{ id = "count_wraps_to_14_" .. t, rules = {"SHAPE-OVF-1"}, dtypes = {"u8"},
+        shapes = sh, expect = SHAPE }
+end
+case{ id = "bytes_wrap_to_4_f32", rules = {"SHAPE-OVF-1"}, dtypes = {"f32", "i32", "u32"},
+      shapes = {cond = {1}, x = {dims = {"0x4000000000000001"}}, y = {1}}, expect = SHAPE }
+case{ id = "bytes_wrap_to_8_f64", rules = {"SHAPE-OVF-1"}, dtypes = {"f64", "i64", "u64"},
+      shapes = {cond = {1}, x = {1}, y = {dims = {"0x2000000000000001"}}}, expect = SHAPE }
+case{ id = "output_count_wraps_to_2", rules = {"SHAPE-OVF-1", "BC-NUMPY-1"},
+      dtypes = {"u8", "i8"},
+      shapes = {cond = {1}, x = {3, 1}, y = {dims = {1, W3}}}, expect = SHAPE }
+case{ id = "output_bytes_wrap_to_8", rules = {"SHAPE-OVF-1", "BC-NUMPY-1"},
+      dtypes = {"f32"},
+      shapes = {cond = {1}, x = {3, 1}, y = {dims = {1, "0x1555555555555556"}}},
+      expect = SHAPE }
+case{ id = "count_wraps_to_2_pdpd_then", rules = {"SHAPE-OVF-1", "BC-PDPD-1"},
+      mode = "pdpd", dtypes = {"u8"},
+      shapes = {cond = {1}, x = {dims = {3, W3}}, y = {1}}, expect = SHAPE }
 -- a 0 anywhere makes the count 0, however large the other dims
 case{ id = "zero_with_huge_dims_ok", rules = {"SHAPE-OVF-1", "IO-ZERO-1"},
       dtypes = {"f32"},

@@ -9,7 +9,9 @@
 -- (all false) with the other branch all NaN (BITS-2, BITS-3: a reference
 -- that computes in float returns NaN there), and a dense sample of the
 -- 32/64-bit ones.  That is every value of every type up to 16 bits.
--- Last, SLEEF results (NaN, inf, -0 from real math) in either branch.
+-- The same specials as a broadcast one-element then or else (a fill
+-- value, BITS-FILL-1), in every dtype.  Last, SLEEF results (NaN, inf, -0
+-- from real math) in either branch.
 
 -- Bit patterns per float dtype: -0, +0, quiet NaNs with payloads (both
 -- signs), signalling NaNs, +-inf, subnormals (smallest, largest,
@@ -107,6 +109,47 @@ for _, d in ipairs(INTS) do
   case{ id = "int_extremes_" .. d, rules = {"BITS-1", "OP-SELECT-1"},
         dtypes = {d}, shapes = "8:8:8", cond = COND, values = {x = x, y = y},
         expect = {shape = {8}, data = want} }
+end
+
+-- Special values as a broadcast one-element then or else, a fill value to
+-- many kernels (BITS-FILL-1): every special of every dtype on each side,
+-- as rank 0, {1} and {1,1}, against 67 dense elements (a tail at every
+-- vector width) under a random cond.
+local FILL_F = {"negzero", "qnan", "qnan_neg", "snan", "snan_neg", "inf",
+                "ninf", "sub_min", "sub_neg"}
+local FORMS = {{"_", "67"}, {"1", "67"}, {"1x1", "3x67"}}
+local function fill(id, d, v, side, form)
+  local f = FORMS[form]
+  local sh = side == "x" and (f[2] .. ":" .. f[1] .. ":" .. f[2])
+                          or (f[2] .. ":" .. f[2] .. ":" .. f[1])
+  local vals = {x = "normal", y = "normal"}
+  vals[side] = {v}
+  case{ id = id, rules = {"BITS-FILL-1", "BITS-1", "BC-NUMPY-2"}, dtypes = {d},
+        shapes = sh, cond = "random", values = vals,
+        expect = form == 3 and {3, 67} or {67} }
+end
+local nfill = 0
+for _, d in ipairs(FLOATS) do
+  for _, k in ipairs(FILL_F) do
+    for _, side in ipairs({"x", "y"}) do
+      nfill = nfill + 1
+      fill("fill_" .. side .. "_" .. k .. "_" .. d, d, F[d][k], side, nfill % 3 + 1)
+    end
+  end
+end
+for _, d in ipairs(INTS) do
+  for j, v in ipairs(I[d]) do
+    for _, side in ipairs({"x", "y"}) do
+      nfill = nfill + 1
+      fill("fill_" .. side .. "_int" .. j .. "_" .. d, d, v, side, nfill % 3 + 1)
+    end
+  end
+end
+for j, v in ipairs({"0x02", "0x80", "0xff"}) do
+  for _, side in ipairs({"x", "y"}) do
+    nfill = nfill + 1
+    fill("fill_" .. side .. "_byte" .. j .. "_boolean", "boolean", v, side, nfill % 3 + 1)
+  end
 end
 
 -- Every bit pattern through each branch, the other branch all NaN.

@@ -33,6 +33,12 @@ poison_flip      openvino -         edges.lua           edges:size_*            
 one_alignment    openvino -         conditions.lua      conditions:align_*             conditions:align_each_own_
 flags_reject     openvino -         conditions.lua      conditions:flags_*             conditions:flags_bit1_numpy\[
 bool_normalize   where    -         conditions.lua      conditions:bool_*              conditions:bool_data_every_byte\[
+grain_quiet      openvino -         lengths.lua         lengths:grain_*                lengths:grain_f8e5m2_n
+fill_float       openvino -         values.lua          values:fill_*                  values:fill_[xy]_snan(_neg)?_f32\[
+plan_axis        openvino -         sequences.lua       sequences:axis_*               sequences:axis_[a-z0-9]+_[2-8]_at
+ovf_zero_only    openvino --strict  errors.lua          errors:*wrap*                  errors:(count|bytes|output_count|output_bytes)_wrap
+split_rem        openvino -         lengths.lua         lengths:big_*                  lengths:big_odd_
+inplace_fill     openvino -         aliasing.lua        aliasing:alias_x_else_*        aliasing:alias_x_else_ones[4-7]_drop0
 addr_cache       openvino -         conditions.lua      conditions:reuse_*             conditions:reuse_dense\[
 EOF
 }
