@@ -20,7 +20,7 @@ static const char script[] =
     "import numpy as np\n"
     "a = sys.argv[1:]\n"
     "es, budget = int(a[0]), float(a[1])\n"
-    "shape = lambda s: () if s == '_' else tuple(int(x) for x in s.split('x'))\n"
+    "shape = lambda s: () if s == \"_\" else tuple(int(x) for x in s.split(\"x\"))\n"
     "rng = np.random.default_rng(1)\n"
     "dt = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[es]\n"
     "c = rng.integers(0, 2, shape(a[2]), dtype=np.uint8).astype(bool)\n"
@@ -38,7 +38,7 @@ static const char script[] =
     "    s.append((time.perf_counter_ns() - t0) / batch)\n"
     "s.sort(); print(s[len(s) // 2])\n";
 
-/* Single-quoted for sh (the script has no single quotes). */
+/* Single-quoted for sh: the script has no single quote. */
 static int run_python(const char *python, const char *args, double *out)
 {
     char cmd[4096];
