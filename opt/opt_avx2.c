@@ -78,6 +78,21 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
             _mm_storeu_si128((__m128i *)(void *)d, _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m));
         return p;
     }
+    if (P == 3) { /* three channels (RGB): the masks stay in registers */
+        const __m128i m0 = _mm_loadu_si128(CXP(x->mask[0])),
+                      m1 = _mm_loadu_si128(CXP(x->mask[1])),
+                      m2 = _mm_loadu_si128(CXP(x->mask[2]));
+        const size_t o1 = x->off[1], o2 = x->off[2];
+        s += x->off[0];
+        for (; p < periods; p++, s += adv, d += 48) {
+            _mm_storeu_si128((__m128i *)(void *)d, _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m0));
+            _mm_storeu_si128((__m128i *)(void *)(d + 16),
+                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(s + o1 - x->off[0])), m1));
+            _mm_storeu_si128((__m128i *)(void *)(d + 32),
+                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(s + o2 - x->off[0])), m2));
+        }
+        return p;
+    }
     for (; p < periods; p++, s += adv) {
         for (size_t v = 0; v < P; v++, d += 16)
             _mm_storeu_si128((__m128i *)(void *)d,
