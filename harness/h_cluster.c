@@ -73,7 +73,13 @@ static void fine_kind(const h_rec *r, char *out, size_t n)
     /* Other numbers (bytes before the start) vary: N; exit statuses and
      * timeouts stay. */
     for (p = s; *p; p++)
-        if (isdigit((unsigned char)*p) && (p == s || !isalnum((unsigned char)p[-1])) &&
+        if (p[0] == '0' && p[1] == 'x' && isxdigit((unsigned char)p[2])) {
+            for (q = p + 2; isxdigit((unsigned char)*q); q++)
+                ; /* an address: 0xN */
+            p[2] = 'N';
+            cut(s, p + 3, q);
+            p += 2;
+        } else if (isdigit((unsigned char)*p) && (p == s || !isalnum((unsigned char)p[-1])) &&
             !(p - s >= 7 && !strncmp(p - 7, "status ", 7)) &&
             !(p - s >= 6 && !strncmp(p - 6, "after ", 6))) {
             for (q = p; isdigit((unsigned char)*q); q++)
@@ -171,6 +177,8 @@ static void cand_label(const cand *c, char *out, size_t n)
 {
     if (c->feat >= 0)
         snprintf(out, n, "%s", h_feat_name(c->feat));
+    else if (c->feat == -3 && strrchr(c->value, '/'))
+        snprintf(out, n, "file %s", strrchr(c->value, '/') + 1);
     else
         snprintf(out, n, "%s %s", c->feat == -1 ? "dtype"
                  : c->feat == -2 ? "profile" : "file", c->value);

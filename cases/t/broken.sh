@@ -93,5 +93,9 @@ if [ -f "$O/broken/tap/.failed" ]; then
     rm -f "$O/broken/tap/.failed"
     fail=1
 fi
+# The diagnosis: each one, over the whole suite, is one cluster named by
+# its symptom (cases/t/clusters.sh).
+sh cases/t/clusters.sh "$O" || fail=1
+
 [ $fail -eq 0 ] && echo "check-cases-broken: every broken implementation caught"
 exit $fail
