@@ -84,8 +84,12 @@ static void rep_plain(const char *s, char *d, size_t outer, size_t blk,
             }
             continue;
         }
-        for (size_t i = 0; i < n; i++)
-            copy_small(row + i * blk, s, blk);
+        for (size_t i = 0; i < n; i++) {
+            if (blk > 64)
+                memcpy(row + i * blk, s, blk);
+            else
+                copy_small(row + i * blk, s, blk);
+        }
     }
 }
 
@@ -109,6 +113,23 @@ static void rep_splat(const char *s, char *d, size_t outer, size_t blk,
             v = (uint64_t)opt_rd64(s);
         for (size_t i = 0; i < bytes; i += 16)
             memcpy(row + i, &v, 8), memcpy(row + i + 8, &v, 8);
+    }
+}
+
+/* Groups of 16 to 64 bytes: loaded once as four 16-byte pieces (the later
+ * ones overlapping when the group is shorter), stored n times. */
+static void rep_mid(const char *s, char *d, size_t outer, size_t blk,
+                    size_t n)
+{
+    const size_t p3 = blk - 16, p1 = p3 < 16 ? p3 : 16, p2 = p3 < 32 ? p3 : 32;
+    for (size_t o = 0; o < outer; o++, s += blk) {
+        char a[16], b[16], c[16], e[16], *row = d + o * n * blk;
+        memcpy(a, s, 16), memcpy(b, s + p1, 16);
+        memcpy(c, s + p2, 16), memcpy(e, s + p3, 16);
+        for (size_t i = 0; i < n; i++, row += blk) {
+            memcpy(row, a, 16), memcpy(row + p1, b, 16);
+            memcpy(row + p2, c, 16), memcpy(row + p3, e, 16);
+        }
     }
 }
 
@@ -184,6 +205,8 @@ static void rep(const brun *x, const char *s, size_t avail, char *d,
     (void)x;
     if ((blk & (blk - 1)) == 0 && blk <= 8 && n * blk >= 16 && n * blk < 512)
         rep_splat(s, d, outer, blk, n);
+    else if (blk >= 16 && blk <= 64 && (n < 8 || n * blk < 512))
+        rep_mid(s, d, outer, blk, n);
     else
         rep_plain(s, d, outer, blk, n);
 }
