@@ -58,3 +58,17 @@ case{ id = "bool_data_every_byte_then", rules = {"DT-BOOLDATA-1", "BITS-2"},
 case{ id = "bool_data_every_byte_else", rules = {"DT-BOOLDATA-1", "BITS-2"},
       dtypes = {"boolean"}, shapes = "_:256:256", cond = {0},
       values = "patterns", expect = {256} }
+
+-- IO-THREADS-1: the two threads of a concurrent run want different
+-- answers: the second runs other data at its own shapes (concurrent =
+-- "c:t:e"), above the 32 Ki and 64 Ki element grains parallel kernels
+-- split at, so scratch or state shared between calls shows.
+local THREADS = {
+  {"dense", "70001:70001:70001", "65537:65537:65537"},
+  {"scalar_else", "_:131075:_", "131075:131075:_"},
+  {"rows", "257x1:257x259:259", "129x1:129x517:517"},
+}
+for _, th in ipairs(THREADS) do
+  case{ id = "threads_differ_" .. th[1], rules = {"IO-THREADS-1", "OP-SELECT-1"},
+        dtypes = WIDTHS, shapes = th[2], concurrent = th[3] }
+end

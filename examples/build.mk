@@ -22,7 +22,7 @@ BROKEN_BUGS := nan_canon negzero cond_eq1 float_unselected blend bidir_cond \
                pdpd_cond_axis zero_one swap_bcast dense tail poison_flip \
                one_alignment flags_reject bool_normalize addr_cache \
                grain_quiet fill_float plan_axis ovf_zero_only split_rem \
-               inplace_fill idx32
+               inplace_fill idx32 shared_scratch
 BROKEN_LIBS := $(patsubst %,$(O)/broken/lib%.so,none $(BROKEN_BUGS))
 
 $(O)/broken/lib%.so: examples/broken/broken.c spec/select.h

@@ -97,6 +97,8 @@ typedef struct h_case {
     int has_override[3];
     int32_t override_dt[3];
     int concurrent;
+    int has_conc_shapes;     /* concurrent = "c:t:e": the second thread's */
+    h_shape conc_shape[3];
     int reuse;               /* a second call at the same addresses */
     uint32_t flags;          /* extra sel_broadcast.flags bits */
     /* fill = {cond=, x=, y=} and check: functions of the script, as

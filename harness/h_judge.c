@@ -181,8 +181,8 @@ static int judge_run(const h_point *pt, const h_layout *L, const h_jres *res,
                  bidir_hint(pt, st));
         return FAILED;
     }
-    if (pt->exp_exec == SEL_OK)
-        return compare(pt, L, r, v);
+    if (pt->exp_exec == SEL_OK) /* the partner's bytes in its thread run */
+        return compare(h_layout_point(L, pt, r), L, r, v);
     if (st == SEL_OK || beyond_profile(pt, st, pt->ref_exec)) {
         *lenient = 1;
         return GO;

@@ -100,16 +100,23 @@ static size_t ndims(const h_point *pt, int k)
 size_t h_layout_need(const h_point *pt, int quick)
 {
     size_t ps = h_worker_page(), total = 4 * ps;
-    int t;
-
-    for (t = 0; t < H_NT; t++)
-        total += (ndims(pt, t) * 8 + ps - 1) / ps * ps + ps;
+    const h_point *q = pt->partner;
     int kinds[H_RUNS_MAX], r, k, n = nruns(pt, quick, kinds);
 
+    for (k = 0; k < H_NT; k++)
+        total += (ndims(pt, k) * 8 + ps - 1) / ps * ps + ps +
+                 (q ? (ndims(q, k) * 8 + ps - 1) / ps * ps + ps : 0);
     for (r = 0; r < n; r++)
         for (k = 0; k < H_NT; k++)
-            total += slot_bytes(pt, kinds[r], region(pt, k), ps) + ps;
+            total += slot_bytes(pt, kinds[r], region(pt, k), ps) + ps +
+                     (q ? slot_bytes(q, kinds[r], region(q, k), ps) : 0);
     return total + ps;
+}
+
+const h_point *h_layout_point(const h_layout *L, const h_point *pt, int r)
+{
+    return L->partner && L->job.concurrent && r == L->job.nruns - 1
+               ? L->partner : pt;
 }
 
 /* Where the tensor's bytes start inside a slot of size bytes. */
@@ -157,7 +164,7 @@ static void fill_tensor(h_layout *L, const h_point *pt, int r, int k)
 
     t->dtype = pt->t[k].dtype;
     t->rank = pt->t[k].shape.rank;
-    t->dims = (int64_t *)L->dims[k].data;
+    t->dims = (int64_t *)(pt == L->partner ? L->pdims : L->dims)[k].data;
     t->null_tensor = c->null_t == k && c->null_what == H_N_TENSOR;
     t->null_dims = c->null_t == k && c->null_what == H_N_DIMS;
     if (k == H_T_DST && c->alias) {
@@ -189,6 +196,30 @@ static void fill_tensor(h_layout *L, const h_point *pt, int r, int k)
     }
 }
 
+/* Each tensor's dims of pt in dims[], each ending at a guard page
+ * (which: 0 the test's, 1 its partner's). */
+static void place_dims(h_layout *L, const h_point *pt, h_slot *dims,
+                       int which, uint8_t **cur, h_gside *prev)
+{
+    size_t ps = h_worker_page();
+    int k;
+
+    for (k = 0; k < H_NT; k++) {
+        h_slot *s = &dims[k];
+        size_t len = ndims(pt, k) * 8;
+        guard(L, cur, *prev, side(H_G_DIMS, which, k));
+        s->used = 1;
+        s->lo = *cur;
+        s->hi = *cur + (len + ps - 1) / ps * ps + (len ? 0 : ps);
+        s->bytes = (size_t)(pt->t[k].shape.rank > 0 ? pt->t[k].shape.rank : 0) * 8;
+        s->data = s->hi - s->bytes;
+        memset(s->lo, FILL, (size_t)(s->hi - s->lo));
+        memcpy(s->data, pt->t[k].dims, s->bytes);
+        *cur = s->hi;
+        *prev = side(H_G_DIMS, which, k);
+    }
+}
+
 void h_layout_build(h_layout *L, const h_point *pt, uint8_t *arena,
                     int quick)
 {
@@ -215,36 +246,28 @@ void h_layout_build(h_layout *L, const h_point *pt, uint8_t *arena,
     cur += ps;
     prev = side(H_G_DIMS_OUT, 0, 0);
     /* every tensor's dims, each ending at a guard page */
-    for (k = 0; k < H_NT; k++) {
-        h_slot *s = &L->dims[k];
-        size_t len = ndims(pt, k) * 8;
-        guard(L, &cur, prev, side(H_G_DIMS, 0, k));
-        s->used = 1;
-        s->lo = cur;
-        s->hi = cur + (len + ps - 1) / ps * ps + (len ? 0 : ps);
-        s->bytes = (size_t)(pt->t[k].shape.rank > 0 ? pt->t[k].shape.rank : 0) * 8;
-        s->data = s->hi - s->bytes;
-        memset(s->lo, FILL, (size_t)(s->hi - s->lo));
-        memcpy(s->data, pt->t[k].dims, s->bytes);
-        cur = s->hi;
-        prev = side(H_G_DIMS, 0, k);
-    }
+    place_dims(L, pt, L->dims, 0, &cur, &prev);
     L->job.dst_dims_end = (int64_t *)L->dims[H_T_DST].hi;
+    if (pt->partner && L->job.concurrent) {
+        L->partner = pt->partner;
+        place_dims(L, pt->partner, L->pdims, 1, &cur, &prev);
+    }
     for (r = 0; r < n; r++) {
+        const h_point *q = h_layout_point(L, pt, r);
         L->job.run[r].kind = L->kinds[r];
         for (k = 0; k < H_NT; k++) {
             h_slot *s = &L->slot[r][k];
-            size_t len = region(pt, k);
+            size_t len = region(q, k);
             guard(L, &cur, prev, side(H_G_DATA, r, k));
-            s->used = !(k == H_T_DST && pt->c->alias);
+            s->used = !(k == H_T_DST && q->c->alias);
             s->lo = cur;
-            s->hi = cur + (s->used ? slot_bytes(pt, L->kinds[r], len, ps) : ps);
+            s->hi = cur + (s->used ? slot_bytes(q, L->kinds[r], len, ps) : ps);
             s->bytes = len;
-            s->data = s->used ? place(pt, L->kinds[r], k, s->lo,
+            s->data = s->used ? place(q, L->kinds[r], k, s->lo,
                                       (size_t)(s->hi - s->lo), len) : NULL;
             cur = s->hi;
             prev = side(s->used ? H_G_DATA : H_G_NONE, r, k);
-            fill_tensor(L, pt, r, k);
+            fill_tensor(L, q, r, k);
         }
     }
     guard(L, &cur, prev, side(H_G_NONE, 0, 0));
@@ -280,12 +303,17 @@ static const uint8_t *unfilled(const uint8_t *a, const uint8_t *b)
 int h_layout_damage(const h_layout *L, const h_point *pt, int r, char *msg,
                     size_t n)
 {
-    const h_case *c = pt->c;
     const char *run = h_run_name(L->kinds[r]);
-    int k;
+    const h_slot *dims = L->dims;
+    const h_case *c;
+    int k, own = pt != h_layout_point(L, pt, r);
 
-    for (k = 0; r == 0 && k < H_NT; k++) {
-        const h_slot *s = &L->dims[k];
+    pt = h_layout_point(L, pt, r);
+    c = pt->c;
+    if (own)
+        dims = L->pdims;
+    for (k = 0; (r == 0 || own) && k < H_NT; k++) {
+        const h_slot *s = &dims[k];
         if ((k == H_T_DST && L->job.dst_from_infer) || !s->bytes)
             continue;
         if (memcmp(s->data, pt->t[k].dims, s->bytes) != 0 ||
@@ -338,7 +366,7 @@ static const char *verb(int write)
 static const h_slot *slot_of(const h_layout *L, h_gside g)
 {
     if (g.what == H_G_DIMS)
-        return &L->dims[g.t];
+        return g.run ? &L->pdims[g.t] : &L->dims[g.t];
     if (g.what == H_G_DATA)
         return &L->slot[g.run][g.t];
     return NULL;

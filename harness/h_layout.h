@@ -26,6 +26,8 @@ typedef struct h_layout {
     h_job job;
     h_slot slot[H_RUNS_MAX][H_NT];
     h_slot dims[H_NT];          /* each tensor's dims, shared by the runs */
+    h_slot pdims[H_NT];         /* the partner's, for its thread run */
+    const h_point *partner;     /* pt->partner: the last thread run's test */
     h_gside before[H_GUARDS_MAX], after[H_GUARDS_MAX];
     int kinds[H_RUNS_MAX];
     uint64_t poison_seed;       /* from --seed and the address (salt 12) */
@@ -36,6 +38,9 @@ typedef struct h_layout {
 size_t h_layout_need(const h_point *pt, int quick);
 void h_layout_build(h_layout *L, const h_point *pt, uint8_t *arena,
                     int quick);
+/* The test run r executes: pt, or for the second thread run of a test
+ * with a partner (IO-THREADS-1: other data, other shapes), the partner. */
+const h_point *h_layout_point(const h_layout *L, const h_point *pt, int r);
 /* Damage to inputs, slack or canaries in run r: 0, or 1 with a message. */
 int h_layout_damage(const h_layout *L, const h_point *pt, int r, char *msg,
                     size_t n);

@@ -1,6 +1,6 @@
-/* h_lua.h - what the two files of the Lua front end share: the few shims
- * that let one source compile against Lua 5.4 and LuaJIT (the Lua 5.1
- * API), and the case{} reader.  Only h_lua.c and h_lua_case.c include it.
+/* h_lua.h - what the files of the Lua front end (h_lua*.c) share: the
+ * shims that let one source compile against Lua 5.4 and LuaJIT (the Lua
+ * 5.1 API), the case{} context, and each file's entry points below.
  */
 #ifndef H_LUA_H
 #define H_LUA_H

@@ -297,9 +297,19 @@ static void f_null(rd *r)
         get_null(lua_tostring(r->L, r->v), r->c);
 }
 
+/* true, or the second thread's shapes ("c:t:e"): it runs other data. */
 static void f_concurrent(rd *r)
 {
-    read_bool(r->L, r->v, r->c, "concurrent", &r->c->concurrent);
+    char err[200];
+
+    if (lua_type(r->L, r->v) != LUA_TSTRING) {
+        read_bool(r->L, r->v, r->c, "concurrent", &r->c->concurrent);
+        return;
+    }
+    r->c->concurrent = r->c->has_conc_shapes = 1;
+    if (h_parse_shapes(lua_tostring(r->L, r->v), r->c->conc_shape, err,
+                       sizeof err))
+        h_case_fail(r->c, "concurrent: %s", err);
 }
 
 static void f_reuse(rd *r) { read_bool(r->L, r->v, r->c, "reuse", &r->c->reuse); }

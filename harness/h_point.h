@@ -50,6 +50,9 @@ typedef struct h_point {
     char litmsg[400];      /* set: the oracle disagrees with the case */
     char checkmsg[400];    /* set: the case's check fails on the oracle */
     char refused[200];     /* set: not run, the machine lacks the memory */
+    /* A concurrent case's second thread runs this test (other data, its
+     * own shapes; h_run.c makes it), or the same test when NULL. */
+    const struct h_point *partner;
 } h_point;
 
 /* The dtypes a case expands to under a profile (in sel_dtype order), or

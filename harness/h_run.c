@@ -172,12 +172,46 @@ static void reuse(const h_opts *o, h_world *w, const h_point *pt, int i,
     h_point_free(&p2);
 }
 
+/* A concurrent case's second thread (IO-THREADS-1): the same case with
+ * other data and, when the case names them, other shapes, so that state
+ * shared between calls shows (two calls that want the same answer hide
+ * it).  1 when p2 was made and is pt's partner. */
+static int make_partner(const h_opts *o, h_point *pt, h_point *p2)
+{
+    static h_case cc;
+    const uint64_t salt = 0x7f4a7c159e3779b9ull;
+
+    if (!pt->c->concurrent || o->fast || !pt->valid || pt->refused[0] ||
+        pt->error[0] || pt->litmsg[0] || pt->checkmsg[0])
+        return 0;
+    cc = *pt->c;
+    if (cc.has_conc_shapes)
+        memcpy(cc.shape, cc.conc_shape, sizeof cc.shape);
+    cc.expect[0].kind = cc.expect[1].kind = H_E_NONE; /* its own shapes */
+    cc.check = 0;
+    cc.reuse = 0;
+    h_point_make(p2, &cc, pt->prof, pt->dtype, pt->seed ^ salt, o->fast);
+    if (p2->refused[0])
+        snprintf(pt->refused, sizeof pt->refused, "%s", p2->refused);
+    else if (p2->error[0] || !p2->valid)
+        h_point_fail(pt, "concurrent", p2->error[0] ? p2->error
+                     : "the second thread's shapes are not valid here");
+    if (pt->refused[0] || pt->error[0]) {
+        h_point_free(p2);
+        return 0;
+    }
+    pt->partner = p2;
+    return 1;
+}
+
 static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
 {
     static h_layout L;
     char desc[700];
     h_verdict v;
     h_jres res;
+    h_point p2;
+    int partner = make_partner(o, pt, &p2);
 
     h_results_case(pt->addr);
     snprintf(desc, sizeof desc, "%s %s [%s %s] seed=%llu digest=%016llx",
@@ -203,6 +237,10 @@ static void one_test(const h_opts *o, h_world *w, h_point *pt, int i)
     h_tap_line(v.outcome, desc, v.reason,
                v.outcome == H_FAIL ? &v.diag : NULL);
     h_results_add(pt, h_worker_name(w->w[i]), &v); /* diagnosis, reports */
+    if (partner) {
+        pt->partner = NULL;
+        h_point_free(&p2);
+    }
 }
 
 int h_run_tap(const h_opts *o, h_world *w)

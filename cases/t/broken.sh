@@ -40,6 +40,7 @@ ovf_zero_only    openvino --strict  errors.lua          errors:*wrap*           
 split_rem        openvino -         lengths.lua         lengths:big_*                  lengths:big_odd_
 inplace_fill     openvino -         aliasing.lua        aliasing:alias_x_else_*        aliasing:alias_x_else_ones[4-7]_drop0
 addr_cache       openvino -         conditions.lua      conditions:reuse_*             conditions:reuse_dense\[
+shared_scratch   openvino -         conditions.lua      conditions:threads_*           conditions:threads_differ_dense\[
 EOF
 }
 

@@ -43,11 +43,15 @@
  *                     expanded into dst first, then then (gone) overlaid
  *   idx32             the flat dst index in 32 bits: past 2^31 elements
  *                     it goes negative (caught by make check-cases-huge)
+ *   shared_scratch    the result built in one static scratch buffer that
+ *                     every call shares, then copied to dst: concurrent
+ *                     calls that want different answers swap (IO-THREADS-1)
  * Shape inference is shared by all of them and follows spec/select.md.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "select.h"
 
@@ -75,6 +79,7 @@
 #define BUG_split_rem 35
 #define BUG_inplace_fill 36
 #define BUG_idx32 37
+#define BUG_shared_scratch 38
 #ifndef BUG
 #error "build with -DBUG=<name>, e.g. -DBUG=none"
 #endif
@@ -367,6 +372,19 @@ static int aligned_body(const sel_tensor *t[3], sel_tensor *dst, size_t es,
 #endif
 
 
+#if IS(shared_scratch)
+/* BUG(shared_scratch): one scratch for every call, no lock; the pause
+ * stands for a kernel long enough that calls overlap. */
+static unsigned char scratch[1 << 23];
+
+static void scratch_out(sel_tensor *dst, size_t nb)
+{
+    struct timespec ts = {0, 2000000};
+    nanosleep(&ts, NULL);
+    memcpy(dst->data, scratch, nb);
+}
+#endif
+
 #if IS(addr_cache)
 /* BUG(addr_cache): the last 8 results, each keyed by the four data
  * pointers, the dtype and the byte count, replayed when they come again. */
@@ -507,6 +525,10 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
     }
 #endif
     d = (unsigned char *)dst->data;
+#if IS(shared_scratch)
+    if (nb && nb <= sizeof scratch)
+        d = scratch;
+#endif
     total = count(&it);
 #if IS(tail) /* BUG(tail) */
     total -= total % 16;
@@ -552,6 +574,10 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
             idx[i] = 0;
         }
     }
+#if IS(shared_scratch)
+    if (d == scratch)
+        scratch_out(dst, nb);
+#endif
 #if IS(addr_cache)
     cache_keep(t, dst, nb);
 #endif
