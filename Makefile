@@ -47,6 +47,7 @@ include harness/diff/build.mk
 include harness/ffi/build.mk
 include harness/pkg/build.mk
 include examples/build.mk
+include examples/adapters/build.mk
 include cases/build.mk
 
 # After the fragments, so that $(ALL) is complete.
