@@ -13,7 +13,8 @@ $(O)/harness/h_main.o: CFLAGS_ALL += -DH_VERSION='"$(PKG_VERSION)"'
 $(O)/harness/h_main.o: $(P_DIR)/VERSION
 
 # What inst.sh installs: built here, or sources it copies.
-P_BUILT := $(O)/selcheck $(O)/selcheck-jit $(O)/selcheck-worker $(O)/libselect_ref.so $(O)/libselect_opt.so
+P_BUILT := $(O)/selcheck $(O)/selcheck-jit $(O)/selcheck-worker \
+    $(O)/libselect_ref.so $(O)/libselect_opt.so
 P_SOURCES := $(P_DIR)/inst.sh $(P_DIR)/selcheck.pc.in $(P_DIR)/selcheck.1 \
     $(P_DIR)/sel_get_impl.3 spec/select.h spec/select.md spec/profiles.lua \
     $(wildcard cases/*.lua) cases/README.md harness/ffi/selcheck.lua \

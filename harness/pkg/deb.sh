@@ -17,11 +17,14 @@ strip --remove-section=.comment --remove-section=.note --strip-unneeded \
     "$stage"/usr/lib/selcheck/*.so
 
 # Man pages compressed (-n: no name or time stamp, so builds repeat);
-# the selcheck-jit.1 link follows its target's new name.
+# the links (selcheck-jit.1, selcheck-worker.1) follow their target's new name.
 man1=$stage/usr/share/man/man1
 gzip -9nf "$man1/selcheck.1" "$stage/usr/share/man/man3/sel_get_impl.3"
-rm -f "$man1/selcheck-jit.1"
-ln -s selcheck.1.gz "$man1/selcheck-jit.1.gz"
+for l in "$man1"/*.1; do
+    [ -L "$l" ] || continue
+    to=$(readlink "$l")
+    rm "$l" && ln -s "$to.gz" "$l.gz"
+done
 
 # A native package's changelog, dated by the last commit (reproducible).
 install -m 644 $P/copyright "$doc/copyright"
@@ -41,7 +44,7 @@ gzip -9nf "$doc/changelog"
 mkdir -p "$stage/DEBIAN"
 printf 'Source: selcheck\n\nPackage: selcheck\nArchitecture: any\n' > "$work/debian/control"
 s=debian/selcheck/usr
-deps=$(cd "$work" && dpkg-shlibdeps -O $s/bin/selcheck $s/bin/selcheck-jit \
+deps=$(cd "$work" && dpkg-shlibdeps -O $s/bin/selcheck $s/bin/selcheck-jit $s/bin/selcheck-worker \
     $s/lib/selcheck/libselect_ref.so $s/lib/selcheck/libselect_opt.so | sed -n 's/^shlibs:Depends=//p')
 [ -n "$deps" ] || { echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 

@@ -41,6 +41,8 @@ if [ "$act" = install ]; then
         harness/pkg/selcheck.pc.in > "$O/pkg/selcheck.pc"
 fi
 
+# selcheck starts the worker (the sandbox an implementation runs in) from
+# its own directory.
 put 755 bin "$O/selcheck" "$O/selcheck-jit" "$O/selcheck-worker"
 # The two backends: selcheck's default --impl, found as ../lib/selcheck
 # from bin; plugins loaded with dlopen, so not in the linker's path.
@@ -52,6 +54,7 @@ put 644 share/selcheck/spec spec/select.md spec/profiles.lua
 put 644 share/selcheck/cases cases/*.lua cases/README.md
 put 644 share/man/man1 harness/pkg/selcheck.1
 link share/man/man1 selcheck-jit.1 selcheck.1
+link share/man/man1 selcheck-worker.1 selcheck.1
 put 644 share/man/man3 harness/pkg/sel_get_impl.3
 # Where luajit's default package.path looks under /usr and /usr/local.
 put 644 share/lua/5.1 harness/ffi/selcheck.lua harness/ffi/selcheck_values.lua

@@ -19,7 +19,7 @@ inst list | LC_ALL=C sort > "$t/want.txt"
 files > "$t/got.txt"
 cmp -s "$t/want.txt" "$t/got.txt" ||
     { diff "$t/want.txt" "$t/got.txt" >&2; fail "installed files differ from inst.sh's list (< list, > installed)"; }
-for f in bin/selcheck bin/selcheck-jit; do [ -x "$root/usr/$f" ] || fail "$f not executable"; done
+for f in bin/selcheck bin/selcheck-jit bin/selcheck-worker; do [ -x "$root/usr/$f" ] || fail "$f not executable"; done
 [ -z "$(find "$root/usr" -type f ! -path '*/bin/*' -perm /111)" ] || fail "data files installed executable"
 
 # 2. Both front ends say the version of harness/pkg/VERSION.
