@@ -59,6 +59,16 @@ for v in $("$O/selcheck" --help | sed -n 's/^Environment: *//p' | grep -oE '[A-Z
     awk '/^\.SH/ { on = ($2 == "ENVIRONMENT") } on' $P/selcheck.1 | grep -q "^\.B $v\$" ||
         fail "--help names $v; selcheck.1 has no entry for it under ENVIRONMENT"
 done
+# Every variable the installed programs and libraries read (getenv in
+# harness/, opt/, ref/) has an entry under ENVIRONMENT, and every entry is
+# read somewhere.
+grep -ho 'getenv("[A-Z0-9_]*")' harness/*.c opt/*.c ref/*.c | sed 's/getenv("\(.*\)")/\1/' |
+    LC_ALL=C sort -u > "$t/env_code.txt"
+awk '/^\.SH/ { on = ($2 == "ENVIRONMENT") } on && prev == ".TP" { print } { prev = $0 }' $P/selcheck.1 |
+    sed -n 's/^\.B \([A-Z0-9_]*\)$/\1/p' | LC_ALL=C sort -u > "$t/env_page.txt"
+cmp -s "$t/env_code.txt" "$t/env_page.txt" ||
+    fail "getenv in harness/ opt/ ref/ and ENVIRONMENT of selcheck.1 differ: $(LC_ALL=C comm -3 "$t/env_code.txt" "$t/env_page.txt" | tr -d '\t' | tr '\n' ' ')"
+n_env=$(wc -l < "$t/env_code.txt")
 # The comparison must be able to fail: a page without --seed, and one
 # with an option selcheck lacks, are each reported by name.
 sed '/^\.BI \\-\\-seed /d' $P/selcheck.1 > "$t/mutant.1"
@@ -84,4 +94,4 @@ n_skip=$(grep -c '^ok .*# SKIP' "$t/stub.tap")
 [ "$n_skip" -gt 0 ] && [ "$n_skip" = "$(grep -c '^ok' "$t/stub.tap")" ] ||
     fail "the example of sel_get_impl.3 should make every test a skip"
 
-echo "check-pkg-man: selcheck.1 and sel_get_impl.3 render and lint clean; selcheck.1 documents the $n_opts options of --help (both front ends), and a missing or extra entry is caught; --version says $version; the ABI page's example builds and its $n_skip tests skip"
+echo "check-pkg-man: selcheck.1 and sel_get_impl.3 render and lint clean; selcheck.1 documents the $n_opts options of --help (both front ends), and a missing or extra entry is caught, and the $n_env environment variables the code reads; --version says $version; the ABI page's example builds and its $n_skip tests skip"
