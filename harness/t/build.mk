@@ -19,6 +19,20 @@ $(O)/harness/t/libmis_%.so: harness/t/misbehave.c $(O)/libselect_ref.a spec/sele
 	$(CC) $(CFLAGS_ALL) -Iref -fvisibility=hidden -DMIS_$(shell echo $* | tr a-z A-Z) \
 	    -shared $< $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
 
+# The diagnosis and the output files (issue 12): misbehaviours one
+# cluster each, --junit/--report/--results/--matrix, prove's JUnit
+# formatter, progress only on a terminal (harness/t/diagnose.sh).
+# decline.c: the reference declining pdpd and f64, for skips.
+$(O)/harness/t/libdecline.so: harness/t/decline.c $(O)/libselect_ref.a spec/select.h ref/ref.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iref -fvisibility=hidden -shared $< $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
+ALL += $(O)/harness/t/libdecline.so
+.PHONY: check-harness-diagnose
+CHECK_HARNESS += check-harness-diagnose
+check-harness-diagnose: $(O)/selcheck $(O)/libselect_ref.so $(O)/harness/t/libdecline.so \
+                        $(H_MISLIBS) $(O)/examples/libminimal_oddtail.so
+	@sh harness/t/diagnose.sh $(O)
+
 # Unit checks of the exact literal conversion and the decoded notes.
 $(O)/harness/t/dtype_test: harness/t/dtype_test.c $(O)/harness/h_dtype.o
 	@mkdir -p $(@D)
