@@ -144,6 +144,28 @@ static int by_ratio(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The median ratio by output size (v sorted by ratio): where calls are
+ * too small for bandwidth to matter, per-call costs decide the ratio. */
+static void buckets(const swept *v, int n)
+{
+    static const int64_t top[] = {4096, 1 << 20, INT64_MAX};
+    static const char *const name[] = {"< 4 Ki", "4 Ki - 1 Mi", ">= 1 Mi"};
+    printf("#   by output size:");
+    for (int b = 0; b < 3; b++) {
+        int idx[1024], m = 0;
+        const int64_t low = b ? top[b - 1] : 0;
+        for (int i = 0; i < n && m < 1024; i++) {
+            const int64_t e = h_count(v[i].w.dims[3], v[i].w.rank[3]);
+            if (e >= low && e < top[b])
+                idx[m++] = i;
+        }
+        if (m)
+            printf("  %s: %d shapes, median %.2f, min %.2f;", name[b], m,
+                   v[idx[m / 2]].ratio, v[idx[0]].ratio);
+    }
+    printf("\n");
+}
+
 static void summary(swept *v, int n, uint64_t seed, const char *self)
 {
     qsort(v, (size_t)n, sizeof *v, by_ratio);
@@ -151,6 +173,7 @@ static void summary(swept *v, int n, uint64_t seed, const char *self)
            "yardstick:\n#   min %.2f  p10 %.2f  median %.2f  p90 %.2f  max %.2f\n", n,
            (unsigned long long)seed, v[0].ratio, v[n / 10].ratio, v[n / 2].ratio,
            v[n * 9 / 10].ratio, v[n - 1].ratio);
+    buckets(v, n);
     printf("# the ten worst:\n");
     for (int i = 0; i < n && i < 10; i++) {
         char tm[32];
