@@ -103,6 +103,25 @@ check-adapters-verdicts: adapters-taps
 check-adapters-expect-neg: adapters-taps
 	@sh $(ADP_DIR)/t/expect_neg.sh $(O)/matrix $(ADP_DIR)/expect
 
+# The conformance matrix: ref, opt, minimal and every adapter under every
+# profile; index.html by selcheck --matrix (harness/h_report.c), a report
+# page per implementation (--report), MATRIX.md (matrix_md.sh, checked
+# against each TAP's closing line).
+ADP_MATRIX_TAPS := $(ADP_IMPLS:%=$(O)/matrix/%.tap)
+.PHONY: matrix check-adapters-browser
+matrix: $(O)/selcheck $(ADP_LIBS) $(ADP_LIB_ref) $(ADP_LIB_opt) $(ADP_LIB_minimal)
+	@$(MAKE) --no-print-directory -j2 $(ADP_MATRIX_TAPS)
+	@cd $(O)/matrix && $(CURDIR)/$(O)/selcheck --matrix index.html \
+	    $(ADP_IMPLS:%=%.results)
+	@sh $(ADP_DIR)/matrix_md.sh $(O)/matrix/MATRIX.md $(O)/matrix $(ADP_IMPLS)
+	@echo "matrix: $(O)/matrix/index.html, $(O)/matrix/MATRIX.md"
+
+# The page in headless Chromium: renders, a row per implementation, a
+# failing case reached by its link; keeps $(O)/matrix/index.png.
+CHECK_LONG += check-adapters-browser
+check-adapters-browser: matrix
+	@sh $(ADP_DIR)/t/browser.sh $(O)/matrix $(ADP_IMPLS)
+
 # After a deliberate change: rewrite examples/adapters/expect/*.txt.
 adapters-expect: adapters-taps
 	@sh $(ADP_DIR)/t/verdicts.sh update $(O)/matrix $(ADP_DIR)/expect $(ADP_NAMES)

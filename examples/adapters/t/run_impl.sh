@@ -1,12 +1,12 @@
 #!/bin/sh
 # run_impl.sh - one implementation through the whole suite under every
 # profile, for the expectations and the matrix: OUT.tap (the TAP),
-# OUT.results (selcheck --results), OUT.err (stderr).
+# OUT.results (selcheck --results), OUT.html (--report), OUT.err (stderr).
 # Usage: run_impl.sh SELCHECK LIB OUT   Exit 0 unless selcheck could not run.
 set -u
 sc=$1 lib=$2 out=$3
 mkdir -p "$(dirname "$out")"
-"$sc" --profile all --impl "$lib" --results "$out.results" >"$out.tap.tmp" 2>"$out.err"
+"$sc" --profile all --impl "$lib" --results "$out.results" --report "$out.html" >"$out.tap.tmp" 2>"$out.err"
 st=$?
 if [ $st -gt 1 ] || ! tail -1 "$out.tap.tmp" | grep -q '^# [0-9]* tests:'; then
     echo "run_impl: $sc --profile all --impl $lib stopped (exit $st):" >&2
