@@ -74,6 +74,8 @@ void h_works_default(void);
 /* "COND:THEN:ELSE[:DTYPE[:MODE[:AXIS]]]" (shapes like 4096x1, _ for rank
  * 0; MODE none, numpy or pdpd) into w; 0 on success. */
 int h_work_parse(const char *spec, h_work *w);
+/* Dims as "8x224x224x1", "_" for rank 0. */
+void h_dims_str(char *s, size_t n, const int64_t *d, int32_t r);
 /* The spec of w, as --workload takes it. */
 void h_work_spec(const h_work *w, char *s, size_t n);
 int64_t h_count(const int64_t *d, int32_t r);

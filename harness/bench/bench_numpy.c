@@ -67,21 +67,12 @@ const char *h_numpy_find(void)
     return NULL;
 }
 
-static void shape_arg(char *s, size_t n, const int64_t *d, int32_t r)
-{
-    size_t at = 0;
-    if (r == 0)
-        snprintf(s, n, "_");
-    for (int32_t i = 0; i < r && at < n; i++)
-        at += (size_t)snprintf(s + at, n - at, i ? "x%lld" : "%lld", (long long)d[i]);
-}
-
 double h_numpy_time(const h_work *w, const char *python, double budget_s)
 {
     char args[600], d[3][160];
     double ns = 0;
     for (int k = 0; k < 3; k++)
-        shape_arg(d[k], sizeof d[k], w->dims[k], w->rank[k]);
+        h_dims_str(d[k], sizeof d[k], w->dims[k], w->rank[k]);
     snprintf(args, sizeof args, "%zu %.3f %s %s %s", sel_dtype_size(w->dtype),
              budget_s < 0.2 ? 0.2 : budget_s, d[0], d[1], d[2]);
     if (run_python(python, args, &ns) != 0) {

@@ -155,7 +155,7 @@ int h_work_parse(const char *spec, h_work *w)
     return 0;
 }
 
-static void dims_str(char *s, size_t n, const int64_t *d, int32_t r)
+void h_dims_str(char *s, size_t n, const int64_t *d, int32_t r)
 {
     size_t at = 0;
     if (r == 0)
@@ -169,7 +169,7 @@ void h_work_spec(const h_work *w, char *s, size_t n)
     char d[3][160];
     const int m = w->b.type == SEL_BROADCAST_NONE ? 0 : w->b.type == SEL_BROADCAST_NUMPY ? 1 : 2;
     for (int k = 0; k < 3; k++)
-        dims_str(d[k], sizeof d[k], w->dims[k], w->rank[k]);
+        h_dims_str(d[k], sizeof d[k], w->dims[k], w->rank[k]);
     if (m == 2)
         snprintf(s, n, "%s:%s:%s:%s:pdpd:%d", d[0], d[1], d[2], sel_dtype_name(w->dtype),
                  (int)w->b.axis);
