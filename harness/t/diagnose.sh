@@ -5,7 +5,8 @@
 # prove's TAP::Formatter::JUnit reads selcheck's streams; --report and
 # --matrix pages parse; --results has a line per test and reads back;
 # progress goes to stderr only when it is a terminal; the checks reject a
-# wrong diagnosis.  Usage: sh harness/t/diagnose.sh O
+# wrong diagnosis; README.md's sample is what selcheck prints today.
+# Usage: sh harness/t/diagnose.sh O
 set -u
 . harness/t/lib.sh
 . harness/t/diag_lib.sh
@@ -104,4 +105,8 @@ sed 's/^#   count: .*/#   count: 7/' "$tmp/mis_overrun.tap" >"$tmp/neg2.tap"
 neg "$tmp/neg1.tap"
 neg "$tmp/neg2.tap"
 
-t_done "$nmis misbehaving libraries one cluster each; JUnit ($tests tests, 2 implementations, skips), prove's JUnit, HTML, results, matrix; progress only on a terminal"
+# 7. README.md's sample failure and diagnosis is today's output.
+sh harness/t/readme_sample.sh "$O" 2>"$tmp/readme.err" ||
+    fail "$(tail -1 "$tmp/readme.err")"
+
+t_done "$nmis misbehaving libraries one cluster each; JUnit ($tests tests, 2 implementations, skips), prove's JUnit, HTML, results, matrix; progress only on a terminal; README sample current"
