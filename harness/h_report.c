@@ -90,7 +90,8 @@ static void tally(const h_runset *runs, int nruns, const char *impl,
         }
 }
 
-static void cell(FILE *f, const long cnt[4])
+/* href: where the cell's failures are shown, or NULL. */
+static void cell(FILE *f, const long cnt[4], const char *href)
 {
     long run = cnt[H_PASS] + cnt[H_FAIL] + cnt[H_TODO];
 
@@ -100,7 +101,9 @@ static void cell(FILE *f, const long cnt[4])
     }
     fprintf(f, "<td class=\"%s\">%ld/%ld passed", cnt[H_FAIL] ? "fail" : "ok",
             cnt[H_PASS] + cnt[H_TODO], run);
-    if (cnt[H_FAIL])
+    if (cnt[H_FAIL] && href)
+        fprintf(f, ", <b><a href=\"%s\">%ld failed</a></b>", href, cnt[H_FAIL]);
+    else if (cnt[H_FAIL])
         fprintf(f, ", <b>%ld failed</b>", cnt[H_FAIL]);
     if (cnt[H_SKIP])
         fprintf(f, ", %ld skipped", cnt[H_SKIP]);
@@ -132,11 +135,47 @@ static void profile_table(FILE *f, const h_runset *runs, int nruns)
         fputs("</th>", f);
         for (p = 0; p < np; p++) {
             tally(runs, nruns, impl[i], prof[p], NULL, cnt);
-            cell(f, cnt);
+            cell(f, cnt, NULL);
         }
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
+}
+
+/* The first failing test of impl citing rule: "#test-N" on a run's own
+ * page (one run), else on the run's --report page when it sits beside
+ * its results file (<stem>.html for <stem>.results, as make matrix
+ * writes them; the link is relative to the working directory). */
+static int fail_href(const h_runset *runs, int nruns, const char *impl,
+                     const char *rule, char *href, size_t cap)
+{
+    const char *file, *dot;
+    FILE *page;
+    size_t i;
+    int r;
+
+    for (r = 0; r < nruns; r++)
+        for (i = 0; i < runs[r].n; i++) {
+            const h_rec *x = &runs[r].v[i];
+            if (x->outcome != H_FAIL || strcmp(x->impl, impl) ||
+                !h_rec_cites(x, rule))
+                continue;
+            if (nruns == 1) {
+                snprintf(href, cap, "#test-%ld", x->n);
+                return 1;
+            }
+            file = h_runset_get(&runs[r], "file");
+            dot = file ? strrchr(file, '.') : NULL;
+            if (!dot || strcmp(dot, ".results"))
+                return 0;
+            snprintf(href, cap, "%.*s.html", (int)(dot - file), file);
+            if (!(page = fopen(href, "r")))
+                return 0;
+            fclose(page);
+            snprintf(href + strlen(href), cap - strlen(href), "#test-%ld", x->n);
+            return 1;
+        }
+    return 0;
 }
 
 /* Rule x implementation, in spec order; all: rules without failures too. */
@@ -162,8 +201,10 @@ static void rule_table(FILE *f, const h_runset *runs, int nruns, int all)
         esc(f, rule);
         fputs("</th>", f);
         for (i = 0; i < ni; i++) {
+            char href[600];
             tally(runs, nruns, impl[i], NULL, rule, cnt);
-            cell(f, cnt);
+            cell(f, cnt, cnt[H_FAIL] && fail_href(runs, nruns, impl[i], rule,
+                                                  href, sizeof href) ? href : NULL);
         }
         fputs("</tr>\n", f);
     }
