@@ -1,8 +1,8 @@
 #!/bin/sh
 # browser.sh - the matrix as a person sees it, in headless Chromium (Debian
 # chromium): index.html renders with its summary and a row for every
-# implementation; an implementation's failing-case link (its report page,
-# a cluster link) leads to an element that exists; a screenshot is kept.
+# implementation; a link of the rule grid leads to a failing case and its
+# repro line on the implementation's report page; a screenshot is kept.
 # Usage: browser.sh DIR IMPL...     (DIR holds index.html, <impl>.html)
 set -u
 dir=$(cd "$1" && pwd) || exit 2; shift
@@ -29,19 +29,19 @@ done
 grep -q -E '(src|href)="(https?:)?//|url\((https?:)?//|@import' "$prof/index.dom" &&
     bad "index.html refers to the network"
 
-# A failing case: the first implementation with failures, its report page's
-# first link to a cluster of failing tests, followed.
-for i in "$@"; do
-    grep -q '^[0-9].*	fail	' "$dir/$i.results" || continue
-    chrome --dump-dom "file://$dir/$i.html" >"$prof/report.dom"
-    link=$(grep -o 'href="#cluster-[0-9]*"' "$prof/report.dom" | head -1 | sed 's/href="#//; s/"//')
-    [ -n "$link" ] || { bad "$i.html has no link to a failing case"; break; }
-    chrome --dump-dom "file://$dir/$i.html#$link" >"$prof/target.dom"
-    grep -q "id=\"$link\"" "$prof/target.dom" || bad "$i.html#$link leads nowhere"
-    grep -q 'repro' "$prof/target.dom" || bad "$i.html shows no repro line"
-    echo "browser: $i.html#$link: a failing case and its repro line"
-    break
-done
+# A failing case: the first link of the rule grid to one, followed to
+# the implementation's report page, where that test and its repro line are.
+link=$(grep -o 'href="[a-z_]*\.html#test-[0-9]*"' "$prof/index.dom" | head -1 | sed 's/^href="//; s/"$//')
+if [ -z "$link" ]; then
+    grep -q '<b>[0-9]* failed' "$prof/index.dom" && bad "index.html has failures but no link to one"
+else
+    page=${link%%#*} id=${link#*#}
+    chrome --dump-dom "file://$dir/$link" >"$prof/target.dom"
+    sed -n "/id=\"$id\"/,/<\/div>/p" "$prof/target.dom" >"$prof/case.dom"
+    grep -q 'not ok' "$prof/case.dom" || bad "$link leads to no failing case"
+    grep -q 'selcheck --impl' "$prof/case.dom" || bad "$link shows no repro line"
+    echo "browser: index.html -> $link: $(grep -o 'not ok [0-9]* - <code>[^<]*' "$prof/case.dom" | head -1 | sed 's/<code>//')"
+fi
 
 chrome --screenshot="$dir/index.png" --window-size=1400,1800 "file://$dir/index.html" >/dev/null
 [ -s "$dir/index.png" ] || bad "no screenshot"
