@@ -20,15 +20,28 @@ for p in 'liblua5\.4-[0-9]' 'libluajit' 'libsleef[0-9]' 'libc6'; do
     echo "$deps" | grep -qE "(^|, )$p" || fail "Depends lacks $p: $deps"
 done
 
-# 2. Its files are inst.sh's list, with the man pages compressed and the
-#    copyright and changelog a package has.
-dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./usr/||' | LC_ALL=C sort > "$t/deb.txt"
-sh harness/pkg/inst.sh list "$O" /nonexistent /usr "$version" |
+# 2. Its files are those of a DESTDIR install (PREFIX=/usr), with the man
+#    pages compressed and the copyright and changelog a package has; the
+#    same bytes, but for the stripped programs and libraries.
+dest=$t/dest
+sh harness/pkg/inst.sh install "$O" "$dest" /usr "$version"
+(cd "$dest/usr" && find . ! -type d | sed 's|^\./||') |
     sed -e 's|^share/man/\(man[0-9]/.*\)$|share/man/\1.gz|' |
     { cat; echo share/doc/selcheck/copyright; echo share/doc/selcheck/changelog.gz; } |
     LC_ALL=C sort > "$t/want.txt"
+dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./usr/||' | LC_ALL=C sort > "$t/deb.txt"
 cmp -s "$t/want.txt" "$t/deb.txt" ||
     { diff "$t/want.txt" "$t/deb.txt" >&2; fail "the .deb's files differ from make install's (< install, > .deb)"; }
+dpkg -x "$deb" "$t/x"
+n_same=0
+for f in $(cd "$dest/usr" && find . -type f | sed 's|^\./||'); do
+    case $f in
+    bin/* | lib/selcheck/*.so) continue ;;
+    share/man/*) zcat "$t/x/usr/$f.gz" | cmp -s - "$dest/usr/$f" || fail "$f.gz in the .deb is not the installed $f" ;;
+    *) cmp -s "$t/x/usr/$f" "$dest/usr/$f" || fail "$f in the .deb differs from the installed one" ;;
+    esac
+    n_same=$((n_same + 1))
+done
 
 # 3. lintian: no errors; its warnings and notes are printed.
 lintian -I --fail-on error "$deb" > "$t/lintian.txt" 2> "$t/lintian.err" ||
@@ -68,4 +81,4 @@ done
         assert(sel.load('$u/lib/selcheck/libselect_opt.so').abi_version == sel.SEL_ABI_VERSION)") ||
     fail "luajit cannot use the unpacked module"
 
-echo "check-pkg-deb: $(basename "$deb"): $(wc -l < "$t/deb.txt") files, as make install puts them; Depends: $deps; lintian: $(grep -c '^E: ' "$t/lintian.txt" || true) errors, $(grep -c '^W: ' "$t/lintian.txt" || true) warnings; the README's new-user commands pass $n tests"
+echo "check-pkg-deb: $(basename "$deb"): $(wc -l < "$t/deb.txt") files, as make install puts them ($n_same of them byte for byte, the rest stripped); Depends: $deps; lintian: $(grep -c '^E: ' "$t/lintian.txt" || true) errors, $(grep -c '^W: ' "$t/lintian.txt" || true) warnings; the README's new-user commands pass $n tests"
