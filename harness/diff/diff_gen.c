@@ -209,6 +209,15 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
                   !(c->b.flags & SEL_COND_BIDIRECTIONAL));
     else
         gen_pdpd(&r, c, out, rank);
+    if (chance(&r, 3)) { /* then and else scalars, cond the shape: the "ss"
+                            kernels, which blocks call less than rows did */
+        c->b.type = SEL_BROADCAST_NUMPY;
+        c->b.flags |= SEL_COND_BIDIRECTIONAL;
+        c->rank[T] = c->rank[E] = 0;
+        c->rank[C] = rank;
+        memcpy(c->dims[C], out, sizeof out);
+        note(c, "scalars");
+    }
     c->rank[D] = rank;
     memcpy(c->dims[D], out, sizeof out);
     c->dtype[C] = SEL_DT_BOOLEAN;
