@@ -107,6 +107,10 @@ void h_jdesc_died(const h_layout *L, const h_jres *res, h_verdict *v)
         snprintf(v->reason, sizeof v->reason, "%s", res->tamper);
     else if (res->timeout)
         timed_out(res, ph, v);
+    else if (res->late < 0)
+        snprintf(v->reason, sizeof v->reason, "a thread of the library wrote "
+                 "to the dst of an earlier test after its execute had "
+                 "returned (crashed with %s in %s)", sig_name(res->signo), ph);
     else if (res->late > 0)
         snprintf(v->reason, sizeof v->reason, "a thread of the library wrote "
                  "to dst of run %s after that execute had returned (crashed "

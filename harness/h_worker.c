@@ -155,6 +155,47 @@ static double ms_since(const struct timespec *t0)
            (double)(now.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* The worker died after the previous test's reply, having said so in
+ * m (when have): a thread of the library was still running. */
+static void died_after(h_worker *w, const h_wrep *m, int have, uint32_t seq,
+                       h_jres *res)
+{
+    res->died = 1;
+    if (have && m->magic == H_WMAGIC && m->kind == M_FAULT && m->seq == seq &&
+        m->signo > 0 && m->signo <= 64) {
+        res->signo = m->signo;
+        res->late = m->late ? -1 : 0;
+    }
+    h_wspawn_kill(&w->p, res->signo || !have ? res : NULL);
+    res->phase = H_PH_IDLE;
+    snprintf(res->tamper, sizeof res->tamper, "the worker %s after the "
+             "previous test's reply%s", res->signo ? "crashed" : "died",
+             res->late ? ": a thread of the library wrote to that test's dst "
+             "after execute had returned" : " (a thread of the library still "
+             "running)");
+}
+
+/* A message or an EOF waiting before the job was sent: a crash after the
+ * previous reply, or bytes no job asked for. */
+static int stale(h_worker *w, h_jres *res)
+{
+    h_wrep m;
+    int rd;
+
+    if (w->p.pid <= 0 || !h_wspawn_readable(&w->p))
+        return 0;
+    rd = h_wspawn_read(&w->p, &m, sizeof m, 100);
+    if (rd == -1 || (rd == 0 && m.magic == H_WMAGIC && m.kind == M_FAULT &&
+                     m.seq == w->seq)) {
+        died_after(w, &m, rd == 0, w->seq, res);
+        return 1;
+    }
+    snprintf(res->bad, sizeof res->bad, "%s between jobs", rd ? "bytes"
+             : "a message");
+    h_wspawn_kill(&w->p, NULL);
+    return 1;
+}
+
 static void hang(h_worker *w, uint64_t bytes, int limit, h_jres *res)
 {
     res->died = 1;
@@ -172,7 +213,7 @@ static void wait_reply(h_worker *w, const h_job *job, uint64_t bytes,
                        int limit, h_jres *res)
 {
     struct timespec t0;
-    int fault = 0;
+    int fault = 0, rd = 0;
     h_wrep m;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -181,13 +222,24 @@ static void wait_reply(h_worker *w, const h_job *job, uint64_t bytes,
         int ready = left > 0 ? h_wspawn_wait(&w->p, left) : 0;
         if (ready == 0)
             return hang(w, bytes, limit, res);
-        if (ready < 0 || h_read_full(w->p.from_w, &m, sizeof m)) {
+        if (ready > 0 && (rd = h_wspawn_read(&w->p, &m, sizeof m,
+                                             left > 100 ? left : 100)) == -2) {
+            snprintf(res->bad, sizeof res->bad, "a reply cut short");
+            h_wspawn_kill(&w->p, NULL);
+            return;
+        }
+        if (ready < 0 || rd) {
             res->died = 1; /* EOF, or the worker's process ended */
             if (!res->phase)
                 res->phase = *(volatile int *)w->arena;
             if (res->phase < 0 || res->phase >= H_PH_EXEC0 + job->nruns)
                 res->phase = H_PH_IDLE;
             h_wspawn_kill(&w->p, res);
+            return;
+        }
+        if (!fault && m.magic == H_WMAGIC && m.kind == M_FAULT &&
+            m.seq == w->seq - 1) { /* crashed just as we sent this job */
+            died_after(w, &m, 1, w->seq - 1, res);
             return;
         }
         if (h_wcheck_reply(&m, w->seq, job, fault, res)) {
@@ -200,30 +252,6 @@ static void wait_reply(h_worker *w, const h_job *job, uint64_t bytes,
         }
         fault = 1;
     }
-}
-
-/* A message or an EOF waiting before the job was sent: the previous
- * test's worker crashed after its reply (a thread still running). */
-static int stale(h_worker *w, h_jres *res)
-{
-    h_wrep m;
-
-    if (w->p.pid <= 0 || !h_wspawn_readable(&w->p))
-        return 0;
-    res->died = 1;
-    if (h_read_full(w->p.from_w, &m, sizeof m) == 0 && m.magic == H_WMAGIC &&
-        m.kind == M_FAULT && m.seq == w->seq && m.signo > 0 && m.signo <= 64) {
-        res->signo = m.signo;
-        res->late = m.late ? -1 : 0;
-    }
-    h_wspawn_kill(&w->p, res);
-    res->phase = H_PH_IDLE;
-    snprintf(res->tamper, sizeof res->tamper, "the worker %s after the "
-             "previous test's reply%s", res->signo ? "crashed" : "died",
-             res->late ? ": a thread of the library wrote to that test's dst "
-             "after execute had returned" : " (a thread of the library still "
-             "running)");
-    return 1;
 }
 
 static void announce(h_worker *w)
@@ -244,7 +272,7 @@ static void tell_short(h_worker *w, uint64_t bytes, int limit, int timeout)
         return;
     w->tm.told[cls] = 1;
     if (cls == 0)
-        snprintf(sz, sizeof sz, "0 bytes");
+        snprintf(sz, sizeof sz, "below %d bytes", H_WT_SMALL);
     else
         snprintf(sz, sizeof sz, "%llu to %llu bytes", 1ull << (cls - 1),
                  (cls >= 64 ? 0 : 1ull << cls) - 1);

@@ -83,6 +83,8 @@ static inline int h_write_full(int fd, const void *buf, size_t n)
  * delta: the worker's arena address minus the judge's. */
 void h_wproc_main(const char *path, uint8_t *arena, size_t size,
                   intptr_t delta);
+/* harness/t/wfuzz.c: writes m, or a mangled m, for the protocol fuzzer. */
+int h_wfuzz_send(int fd, const h_wrep *m);
 /* What of the sandbox could not be set up, for the hello message. */
 void h_wproc_sandbox(const char *missing);
 

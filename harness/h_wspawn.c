@@ -125,6 +125,31 @@ int h_wspawn_wait(h_wchild *c, int ms)
     return -1;
 }
 
+int h_wspawn_read(h_wchild *c, void *buf, size_t n, int ms)
+{
+    struct timespec t0, now;
+    uint8_t *p = buf;
+    size_t got = 0;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (got < n) {
+        ssize_t k = read(c->from_w, p + got, n - got);
+        if (k > 0) {
+            got += (size_t)k;
+            continue;
+        }
+        if (k == 0 || (errno != EAGAIN && errno != EINTR))
+            return got ? -2 : -1;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = ms - ((now.tv_sec - t0.tv_sec) * 1000 +
+                          (now.tv_nsec - t0.tv_nsec) / 1000000);
+        struct pollfd pf = {c->from_w, POLLIN, 0};
+        if (left <= 0 || poll(&pf, 1, (int)left) == 0)
+            return -2;
+    }
+    return 0;
+}
+
 int h_wspawn_readable(h_wchild *c)
 {
     struct pollfd pf = {c->from_w, POLLIN, 0};
@@ -207,7 +232,7 @@ static int hello(h_wchild *c, const h_warena *a, int timeout, char *name,
     char text[sizeof m.text];
 
     memset(&r, 0, sizeof r);
-    if (ready <= 0 || h_read_full(c->from_w, &m, sizeof m) ||
+    if (ready <= 0 || h_wspawn_read(c, &m, sizeof m, timeout * 1000) ||
         m.magic != H_WMAGIC || m.kind != M_HELLO || m.seq != 0) {
         h_wspawn_kill(c, ready < 0 ? &r : NULL);
         if (ready == 0)
@@ -268,6 +293,7 @@ int h_wspawn(h_wchild *c, const char *lib, const h_warena *a, int timeout,
     close(st[1]);
     c->to_w = in[1];
     c->from_w = out[0];
+    fcntl(c->from_w, F_SETFL, O_NONBLOCK); /* a reply cut short never blocks us */
     c->status_fd = st[0];
     if (c->pid < 0) {
         snprintf(err, n, "fork: %s", strerror(errno));

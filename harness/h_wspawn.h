@@ -37,6 +37,9 @@ int h_wspawn(h_wchild *c, const char *lib, const h_warena *a, int timeout,
 /* 1: a message to read; -1: the worker ended (EOF or exit); 0: ms passed. */
 int h_wspawn_wait(h_wchild *c, int ms);
 int h_wspawn_readable(h_wchild *c);
+/* n bytes of a message within ms: 0; -1 at EOF; -2 when only some came
+ * (in time, or before EOF): a reply cut short. */
+int h_wspawn_read(h_wchild *c, void *buf, size_t n, int ms);
 /* Kills the process group and reaps; res (if any) gets the signal or exit
  * status, after a short grace for a worker that is already dying. */
 void h_wspawn_kill(h_wchild *c, h_jres *res);

@@ -9,6 +9,8 @@
 int h_wtime_class(uint64_t bytes)
 {
     int c = 0;
+    if (bytes < H_WT_SMALL)
+        return 0; /* the call's own cost dominates: one cluster */
     while (bytes) {
         c++;
         bytes >>= 1;

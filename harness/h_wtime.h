@@ -11,6 +11,7 @@
 #define H_WT_FLOOR_MS 1000  /* a scaled limit is never shorter */
 #define H_WT_SHORT_MS 100   /* ... unless its class hung H_WT_HANGS times */
 #define H_WT_HANGS 3
+#define H_WT_SMALL 65536    /* jobs below this are one size class */
 
 typedef struct h_wtime {
     int n;              /* calls that completed */
@@ -20,7 +21,7 @@ typedef struct h_wtime {
     char told[H_WT_CLASSES];  /* the shortening of this class was announced */
 } h_wtime;
 
-/* 0 for an empty job, else 1 + floor(log2(bytes)). */
+/* 0 for a job below H_WT_SMALL bytes, else 1 + floor(log2(bytes)). */
 int h_wtime_class(uint64_t bytes);
 /* The limit in milliseconds for a job of bytes; *shortened: its class hung. */
 int h_wtime_limit(const h_wtime *t, uint64_t bytes, int cap_s, int *shortened);

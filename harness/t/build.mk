@@ -176,5 +176,53 @@ check-sleef-levels:
 	@echo "check-sleef-levels: skipped (SLEEF's SIMD levels are x86-64 here)"
 endif
 
+# ---- hostile libraries and the protocol fuzzer (issue 17) -------------------
+
+# The reference with one attack on the harness each (harness/t/hostile.c).
+H_HOS := forge forge_nexec procmem sigstop sigterm sigalrm rlimit ptrace \
+         forkpipe forkleft memory unsup guardwrite guardread segv arena late \
+         ctorspin hangzero
+H_HOSLIBS := $(H_HOS:%=$(O)/harness/t/libhos_%.so)
+H_HOS_DEF_sigstop := -DHOS_SIG=SIGSTOP
+H_HOS_DEF_sigterm := -DHOS_SIG=SIGTERM
+H_HOS_DEF_sigalrm := -DHOS_SIG=SIGALRM
+$(O)/harness/t/libhos_%.so: harness/t/hostile.c harness/h_wproto.h harness/h_worker.h \
+		$(O)/libselect_ref.a spec/select.h ref/ref.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iref -Iharness -fvisibility=hidden \
+	    -DHOS_$(shell echo $* | tr a-z A-Z) $(H_HOS_DEF_$*) -shared $< \
+	    $(O)/libselect_ref.a $(LDFLAGS_ALL) -lpthread -o $@
+
+# The worker whose replies wfuzz.c mangles (SELCHECK_WFUZZ=seed).
+$(O)/harness/t/h_wproc_fuzz.o: harness/h_wproc.c $(H_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DH_WFUZZ -c $< -o $@
+$(O)/harness/t/selcheck-worker-fuzz: $(O)/harness/h_wmain.o $(O)/harness/t/h_wproc_fuzz.o \
+		$(O)/harness/h_wsec.o harness/t/wfuzz.c $(H_HDR)
+	$(CC) $(CFLAGS_ALL) -Iharness $(filter %.o %.c,$^) $(LDFLAGS_ALL) -ldl -lpthread -o $@
+
+ALL += $(H_HOSLIBS) $(O)/harness/t/selcheck-worker-fuzz
+
+# Every attack caught with its reason (hostile.sh); the whole suite against
+# a library that hangs on every zero-size test in under 2 minutes is the
+# long variant (make check has one file of it).
+.PHONY: check-harness-hostile check-harness-hostile-long
+CHECK_HARNESS += check-harness-hostile
+check-harness-hostile: $(O)/selcheck $(O)/selcheck-worker $(O)/libselect_ref.so $(H_HOSLIBS)
+	@sh harness/t/hostile.sh $(O) quick
+CHECK_LONG += check-harness-hostile-long
+check-harness-hostile-long: $(O)/selcheck $(O)/selcheck-worker $(O)/libselect_ref.so $(H_HOSLIBS)
+	@sh harness/t/hostile.sh $(O)
+
+# The protocol fuzzer under ASan+UBSan: the judge against mangled replies.
+ifeq ($(SAN),)
+.PHONY: check-harness-wfuzz
+CHECK_HARNESS += check-harness-wfuzz
+check-harness-wfuzz:
+	@$(MAKE) --no-print-directory -s O=$(O)/asan SAN=asan $(O)/asan/selcheck \
+	    $(O)/asan/libselect_ref.so $(O)/asan/harness/t/selcheck-worker-fuzz
+	@sh harness/t/wfuzz.sh $(O)/asan 4
+endif
+
 CHECK += $(CHECK_HARNESS)
 check-harness: $(CHECK_HARNESS)
