@@ -205,20 +205,30 @@ static int run_chunk(lua_State *L, const char *path, int nresults,
     return st == 0 ? 0 : -1;
 }
 
-int h_front_run_file(const char *path, const char *stem, h_suite *s,
-                     const h_profiles *p, int time_limit, int long_run)
+typedef struct load_args {
+    const char *path, *stem;
+    h_suite *s;
+    const h_profiles *p;
+    int time_limit, long_run;
+} load_args;
+
+/* Loads a script into the suite; its error message, or NULL. */
+static const char *load(void *arg)
 {
+    load_args *a = arg;
+    const char *path = a->path, *stem = a->stem;
+    h_suite *s = a->s;
+    int time_limit = a->time_limit;
+    const char *err = NULL;
     lua_State *L;
     h_lua_ctx ctx;
 
-    if (access(path, R_OK) != 0)
-        return -1;
     L = sandbox();
     h_lua_buf_open(L);
     h_lua_call_limit = time_limit;
     memset(&ctx, 0, sizeof ctx);
     ctx.suite = s;
-    ctx.profiles = p;
+    ctx.profiles = a->p;
     ctx.file = path;
     ctx.stem = stem;
     ctx.first = s->n;
@@ -226,16 +236,38 @@ int h_front_run_file(const char *path, const char *stem, h_suite *s,
     lua_pushlightuserdata(L, &ctx);
     lua_pushcclosure(L, h_lua_case, 1);
     lua_setglobal(L, "case");
-    lua_pushboolean(L, long_run);
+    lua_pushboolean(L, a->long_run);
     lua_setglobal(L, "long_run");
     if (run_chunk(L, path, 0, time_limit) != 0) {
         const char *msg = lua_tostring(L, -1);
         /* Lua names the chunk "path:line:"; keep that as the address. */
         h_suite_error(s, path, stem, "%s", msg);
+        err = s->v[s->n - 1].error;
     }
     h_lua_loading = NULL;
     if (!ctx.keep) /* else the file's cases call into it (h_lua_fill.c) */
         h_lua_close(L);
+    return err;
+}
+
+int h_front_run_file(const char *path, const char *stem, h_suite *s,
+                     const h_profiles *p, int time_limit, int long_run)
+{
+    load_args a;
+    char err[300];
+
+    if (access(path, R_OK) != 0)
+        return -1;
+    a.path = path;
+    a.stem = stem;
+    a.s = s;
+    a.p = p;
+    a.time_limit = time_limit;
+    a.long_run = long_run;
+    if (h_lua_probe(path, time_limit, load, &a, err, sizeof err))
+        h_suite_error(s, path, stem, "%s", err);
+    else
+        load(&a);
     return 0;
 }
 

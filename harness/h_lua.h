@@ -52,6 +52,13 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
                 const char *what);
 int h_lua_call(lua_State *L, int nargs, int nresults, const char *what);
 extern int h_lua_call_limit;
+/* Runs run(arg) (a script's top level; it returns its error message or
+ * NULL) in a forked child first, quiet, killed past seconds + 2: 1 with a
+ * message in err when it ran past its limit (then the script is not
+ * loaded here, and a C function stuck at top level costs the script, not
+ * the run); 0 otherwise. */
+int h_lua_probe(const char *path, int seconds, const char *(*run)(void *),
+                void *arg, char *err, size_t n);
 
 /* h_lua_buf.c: the buffer objects of fill and check functions.  open:
  * once per state, before the script runs; push: a buffer over b named

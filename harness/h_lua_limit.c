@@ -3,10 +3,15 @@
  * covers what a hook cannot stop (C functions, LuaJIT's compiled loops).
  * Also the protected call both front ends use, with the same messages.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +108,8 @@ static int mem_hit(lua_State *L)
 
 static struct timespec deadline;
 static int limit_s;
+static int in_probe;  /* this process is a probe (h_lua_probe) */
+static int timed_out; /* the hook stopped a script for its limit */
 
 static int past(const struct timespec *now, const struct timespec *t)
 {
@@ -116,6 +123,7 @@ static void l_hook(lua_State *L, lua_Debug *ar)
 
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (past(&now, &deadline)) {
+        timed_out = 1;
         lua_getinfo(L, "Sl", ar);
         luaL_error(L, "%s:%d: script ran past its time limit (%d s)",
                    ar->short_src, ar->currentline, limit_s);
@@ -180,9 +188,6 @@ static void arm(lua_State *L, int seconds, const char *what)
         pthread_detach(t);
         started = 1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += seconds;
-    limit_s = seconds;
     pthread_mutex_lock(&mu);
     n = snprintf(bail, sizeof bail, "Bail out! selcheck: %s ran past its "
                  "time limit (%d s) in code no hook stops (a C function "
@@ -236,7 +241,11 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
 
     lua_pushcfunction(L, l_msgh);
     lua_insert(L, base);
-    arm(L, seconds, what);
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += seconds;
+    limit_s = seconds;
+    if (!in_probe) /* a forked probe has no watchdog thread */
+        arm(L, seconds, what);
 #if H_LUAJIT
     /* Scripts load with the compiler off (h_lua.c) and a count hook;
      * functions run compiled, where hooks are never looked at (the
@@ -247,7 +256,8 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
 #endif
         lua_sethook(L, l_hook, LUA_MASKCOUNT, 1 << 20);
     st = lua_pcall(L, nargs, nresults, base);
-    disarm();
+    if (!in_probe)
+        disarm();
     lua_sethook(L, NULL, 0, 0);
     lua_remove(L, base);
     if (st != 0 && mem_hit(L)) {
@@ -256,6 +266,83 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
                         (int)(H_LUA_MEM_LIMIT >> 20));
     }
     return st;
+}
+
+/* ---- the probe: a script's top level run once in a child ------------- */
+
+/* Waits for the probe's one byte ('k', or 't' when its hook stopped the
+ * script for the limit) or EOF, at most ms milliseconds: the byte, 0 at
+ * EOF, -1 on a timeout. */
+static int wait_byte(int fd, int ms)
+{
+    struct pollfd pf;
+    struct timespec t0, t1;
+    char c;
+    int r, left = ms;
+
+    pf.fd = fd;
+    pf.events = POLLIN;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        r = poll(&pf, 1, left);
+        if (r > 0)
+            return read(fd, &c, 1) == 1 ? c : 0;
+        if (r == 0 || errno != EINTR)
+            return -1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        left = ms - (int)((t1.tv_sec - t0.tv_sec) * 1000 +
+                          (t1.tv_nsec - t0.tv_nsec) / 1000000);
+        if (left <= 0)
+            return -1;
+    }
+}
+
+int h_lua_probe(const char *path, int seconds, const char *(*run)(void *),
+                void *arg, char *err, size_t n)
+{
+    int fds[2], st, got;
+    ssize_t len = 0;
+    pid_t pid;
+
+    if (pipe(fds) != 0)
+        return 0; /* no probe: the watchdog still bounds the load */
+    fflush(stdout);
+    fflush(stderr);
+    if ((pid = fork()) < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) { /* quiet: print() would say everything twice */
+        int null = open("/dev/null", O_WRONLY);
+        char out[400];
+        const char *msg;
+        close(fds[0]);
+        if (null >= 0 && (dup2(null, 1) < 0 || dup2(null, 2) < 0))
+            _exit(1);
+        in_probe = 1;
+        msg = run(arg);
+        /* 't' and the script's message when its hook stopped it */
+        snprintf(out, sizeof out, "%c%s", timed_out ? 't' : 'k',
+                 timed_out && msg ? msg : "");
+        _exit(write(fds[1], out, strlen(out)) > 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    got = wait_byte(fds[0], (seconds + 2) * 1000);
+    if (got == 't' && n > 1 &&
+        (len = read(fds[0], err, n - 1)) > 0) /* the message, whole */
+        err[len] = 0;
+    close(fds[0]);
+    if (got < 0)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (got < 0 || (got == 't' && len <= 0))
+        snprintf(err, n, "%s: script ran past its time limit (%d s)%s",
+                 path, seconds,
+                 got < 0 ? " in code no hook stops (a C function such as "
+                 "string.find); its probe was stopped" : "");
+    return got == 't' || got < 0;
 }
 
 int h_lua_call_limit = 60;
