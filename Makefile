@@ -40,6 +40,7 @@ endif
 
 include ref/build.mk
 include opt/build.mk
+include opt/arm64.mk
 include harness/build.mk
 include harness/t/build.mk
 include harness/bench/build.mk
