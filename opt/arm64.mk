@@ -22,7 +22,7 @@ RV64_RUN   := env QEMU_LD_PREFIX=/usr/riscv64-linux-gnu qemu-riscv64
 ARM64_COMMA := ,
 XMAKE      := $(MAKE) --no-print-directory CFLAGS= LDFLAGS= SAN=
 # Cases of check-arm64-diff-long's difftest (check-long).
-ARM64_DIFF_LONG  ?= 20000
+ARM64_DIFF_LONG  ?= 10000
 
 ARM64_BIN := $(ARM64_O)/opt/opt_ktest $(ARM64_O)/difftest_kcount
 ARM64_SUITE_BIN := $(ARM64_O)/libselect_opt.so $(ARM64_O)/selcheck $(ARM64_O)/selcheck-jit \
@@ -49,7 +49,7 @@ check-arm64-long: check-arm64-diff-long check-arm64-cases-long
 
 arm64-build:
 	@$(XMAKE) -j2 O=$(ARM64_O) CC=$(ARM64_CC) $(ARM64_BIN)
-arm64-build-suite:
+arm64-build-suite: arm64-build # one sub-make at a time in $(ARM64_O), even under -j
 	@$(XMAKE) -j2 O=$(ARM64_O) CC=$(ARM64_CC) $(ARM64_SUITE_BIN)
 riscv64-build:
 	@$(XMAKE) -j2 O=$(RV64_O) CC=$(RV64_CC) $(RV64_BIN)
