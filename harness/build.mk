@@ -4,7 +4,7 @@
 # check-harness` runs them.
 
 H_CORE := h_case h_dtype h_gen h_point h_point_fn h_point_locate h_mem h_layout h_worker h_wspawn h_wcheck h_wtime h_wsec h_judge h_jdesc \
-          h_tap h_run h_main h_results h_feat h_cluster h_diagtap h_junit h_report h_progress
+          h_tap h_run h_main h_results h_feat h_cluster h_junit h_report h_progress
 H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf h_lua_limit
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)
@@ -51,7 +51,8 @@ $(O)/selcheck-jit: $(H_CORE_OBJ) $(H_LUAJIT_OBJ) $(O)/harness/h_sleef.o $(O)/lib
 # selcheck-worker: the process an implementation runs in (h_wmain.c sets
 # up its sandbox, h_wproc.c serves jobs); selcheck starts it from its own
 # directory, or from $$SELCHECK_WORKER.
-H_WORKER_OBJ := $(O)/harness/h_wmain.o $(O)/harness/h_wproc.o $(O)/harness/h_wsec.o
+H_WORKER_OBJ := $(O)/harness/h_wmain.o $(O)/harness/h_wproc.o $(O)/harness/h_wmem.o \
+                $(O)/harness/h_wsec.o
 $(O)/selcheck-worker: $(H_WORKER_OBJ)
 	$(CC) $(LDFLAGS_ALL) $^ -ldl -lpthread -o $@
 $(O)/selcheck $(O)/selcheck-jit: | $(O)/selcheck-worker

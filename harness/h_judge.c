@@ -253,6 +253,8 @@ void h_judge(const h_point *pt, const h_layout *L, const h_jres *res,
     int lenient = 0, step;
 
     memset(v, 0, sizeof *v);
+    if (res->note[0]) /* the sandbox's gaps, a hang cluster's new limit */
+        h_tap_comment("%s", res->note);
     if (res->died) {
         h_jdesc_died(L, res, v);
         step = FAILED;

@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "h_tap.h"
 #include "h_wcheck.h"
 #include "h_wspawn.h"
 #include "h_wtime.h"
@@ -184,7 +183,7 @@ static int stale(h_worker *w, h_jres *res)
 
     if (w->p.pid <= 0 || !h_wspawn_readable(&w->p))
         return 0;
-    rd = h_wspawn_read(&w->p, &m, sizeof m, 100);
+    rd = h_wspawn_read(&w->p, &m, sizeof m, 20);
     if (rd == -1 || (rd == 0 && m.magic == H_WMAGIC && m.kind == M_FAULT &&
                      m.seq == w->seq)) {
         died_after(w, &m, rd == 0, w->seq, res);
@@ -254,16 +253,20 @@ static void wait_reply(h_worker *w, const h_job *job, uint64_t bytes,
     }
 }
 
-static void announce(h_worker *w)
+/* Notes go out with the verdict (res->note): the judge prints them as
+ * TAP comments, so this file needs nothing of the TAP side. */
+static void announce(h_worker *w, h_jres *res)
 {
     w->told = 1;
     if (w->p.missing[0])
-        h_tap_comment("sandbox of %s: %s (harness/README.md, threat model, "
-                      "says what this leaves possible)", w->name, w->p.missing);
+        snprintf(res->note, sizeof res->note, "sandbox of %s: %.200s "
+                 "(harness/README.md, threat model, says what this leaves "
+                 "possible)", w->name, w->p.missing);
 }
 
 /* The diagnosis of a hang cluster: once per size class. */
-static void tell_short(h_worker *w, uint64_t bytes, int limit, int timeout)
+static void tell_short(h_worker *w, uint64_t bytes, int limit, int timeout,
+                       h_jres *res)
 {
     int cls = h_wtime_class(bytes);
     char sz[64];
@@ -276,9 +279,9 @@ static void tell_short(h_worker *w, uint64_t bytes, int limit, int timeout)
     else
         snprintf(sz, sizeof sz, "%llu to %llu bytes", 1ull << (cls - 1),
                  (cls >= 64 ? 0 : 1ull << cls) - 1);
-    h_tap_comment("timeouts of %s: %d hangs on tests of %s; the limit for "
-                  "that size is now %d ms (--timeout %d s stays the cap)",
-                  w->name, H_WT_HANGS, sz, limit, timeout);
+    snprintf(res->note, sizeof res->note, "timeouts of %s: %d hangs on "
+             "tests of %s; the limit for that size is now %d ms (--timeout "
+             "%d s stays the cap)", w->name, H_WT_HANGS, sz, limit, timeout);
 }
 
 static void restart(h_worker *w, h_jres *res)
@@ -308,10 +311,10 @@ void h_worker_call(h_worker *w, const h_job *job, int timeout, h_jres *res)
     if (w->p.pid <= 0 && (restart(w, res), res->died))
         return;
     if (!w->told)
-        announce(w);
+        announce(w, res);
     limit = h_wtime_limit(&w->tm, bytes, timeout, &shortened);
     if (shortened)
-        tell_short(w, bytes, limit, timeout);
+        tell_short(w, bytes, limit, timeout, res);
     h_wcheck_fill(job, w->guards, &w->nguards, h_worker_page());
     memset(&wj, 0, sizeof wj);
     wj.magic = H_WMAGIC;

@@ -80,6 +80,7 @@ typedef struct h_jres {
     int guard;                  /* -1, or the guard page tamper[] is about */
     uintptr_t guard_addr;       /* its first changed byte (0: protection changed) */
     int unprotected;            /* guard + 1 the worker found readable, or 0 */
+    char note[400];             /* a TAP comment to print before this test */
 } h_jres;
 
 typedef struct h_worker h_worker;

@@ -4,7 +4,6 @@
  */
 #define _GNU_SOURCE /* REG_ERR: tell a write fault from a read fault */
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,12 +12,12 @@
 #include <sys/wait.h>
 #include <ucontext.h>
 
+#include "h_wmem.h"
 #include "h_wproto.h"
 
 static volatile int *w_phase; /* in the arena's first page: read after a hang */
 static _Thread_local int t_phase;
 static intptr_t w_delta;      /* worker address - judge address */
-static size_t w_ps;
 static h_wrep fault_msg;
 static volatile uint32_t w_seq;
 static char w_sandbox[120];
@@ -26,43 +25,6 @@ static char w_sandbox[120];
 void h_wproc_sandbox(const char *missing)
 {
     snprintf(w_sandbox, sizeof w_sandbox, "%s", missing);
-}
-
-/* dst pages made read-only once their execute returned, and kept so
- * until a later call needs them writable: a write to one is a thread of
- * the library still writing (late), even tests later. */
-#define H_RO_MAX 32
-typedef struct ro_range {
-    uint8_t *lo, *hi;
-    uint32_t seq;
-    int run;
-} ro_range;
-static ro_range ro[H_RO_MAX];
-static int nro;
-
-/* run + 1 of this job's frozen dst at a, -1 for an earlier job's, or 0. */
-static int late_run(uintptr_t a)
-{
-    int i;
-    for (i = 0; i < nro; i++)
-        if (a >= (uintptr_t)ro[i].lo && a < (uintptr_t)ro[i].hi)
-            return ro[i].seq == w_seq ? ro[i].run + 1 : -1;
-    return 0;
-}
-
-/* Makes every frozen range that meets [lo, hi) writable again. */
-static void thaw(const uint8_t *lo, const uint8_t *hi)
-{
-    int i = 0;
-
-    while (i < nro)
-        if (ro[i].lo < hi && lo < ro[i].hi) {
-            mprotect(ro[i].lo, (size_t)(ro[i].hi - ro[i].lo),
-                     PROT_READ | PROT_WRITE);
-            ro[i] = ro[--nro];
-        } else {
-            i++;
-        }
 }
 
 /* Async-signal-safe: fill a static message, write it, die by the signal. */
@@ -77,7 +39,7 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
     fault_msg.fault = si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS);
     fault_msg.addr = (uintptr_t)si->si_addr - (uintptr_t)w_delta;
     fault_msg.write = -1;
-    fault_msg.late = fault_msg.fault ? late_run((uintptr_t)si->si_addr) : 0;
+    fault_msg.late = fault_msg.fault ? h_wmem_late((uintptr_t)si->si_addr, w_seq) : 0;
     if (sig == SIGSYS && si->si_code == 1) /* SYS_SECCOMP: our filter */
         fault_msg.syscall = si->si_syscall;
 #if defined(__x86_64__) && defined(REG_ERR)
@@ -157,18 +119,6 @@ static int live_children(void)
     return p == 0;
 }
 
-/* The first guard page that is readable (a PROT_NONE page makes the
- * kernel's read of a path fail with EFAULT), as guard index + 1. */
-static int unprotected(const h_job *job)
-{
-    int i;
-    for (i = 0; i < job->nguards; i++)
-        if (faccessat(AT_FDCWD, (const char *)job->guards[i], F_OK, 0) == 0 ||
-            errno != EFAULT)
-            return i + 1;
-    return 0;
-}
-
 static void set_phase(int ph)
 {
     t_phase = ph;
@@ -195,93 +145,6 @@ static void rebase_job(h_job *j)
             j->run[r].t[k].dims = rebase(j->run[r].t[k].dims);
             j->run[r].t[k].data = rebase(j->run[r].t[k].data);
         }
-}
-
-/* Guard pages stay protected from one job to the next; only the pages
- * that change role cost a system call (small tests reuse one layout). */
-static uint8_t *cur_guard[H_GUARDS_MAX];
-static int ncur;
-
-static int has(uint8_t *const *v, int n, const uint8_t *p)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (v[i] == p)
-            return 1;
-    return 0;
-}
-
-static void protect(const h_job *job)
-{
-    int i;
-
-    for (i = 0; i < job->nguards; i++)
-        thaw(job->guards[i], job->guards[i] + w_ps);
-    for (i = 0; i < ncur; i++)
-        if (!has(job->guards, job->nguards, cur_guard[i]))
-            mprotect(cur_guard[i], w_ps, PROT_READ | PROT_WRITE);
-    for (i = 0; i < job->nguards; i++)
-        if (!has(cur_guard, ncur, job->guards[i]))
-            mprotect(job->guards[i], w_ps, PROT_NONE);
-    memcpy(cur_guard, job->guards, (size_t)job->nguards * sizeof *cur_guard);
-    ncur = job->nguards;
-}
-
-/* The pages of run r's dst: 0, or -1 when they hold a guard page, fall
- * outside the arena or have no bytes. */
-static int dst_pages(const h_job *job, int r, const uint8_t *lo_a,
-                     const uint8_t *hi_a, uint8_t **lo, uint8_t **hi)
-{
-    const h_jten *d = &job->run[r].t[H_T_DST];
-    size_t n = sel_dtype_size(d->dtype);
-    int32_t i;
-
-    if (!d->data || !d->dims || d->rank < 0 || d->rank > SEL_MAX_RANK || !n)
-        return -1;
-    for (i = 0; i < d->rank; i++) {
-        if (d->dims[i] < 0 || (d->dims[i] && n > (size_t)(hi_a - lo_a) / (size_t)d->dims[i]))
-            return -1;
-        n *= (size_t)d->dims[i];
-    }
-    *lo = (uint8_t *)((uintptr_t)d->data / w_ps * w_ps);
-    *hi = (uint8_t *)(((uintptr_t)d->data + n + w_ps - 1) / w_ps * w_ps);
-    if (!n || *lo < lo_a || *hi > hi_a)
-        return -1;
-    for (i = 0; i < job->nguards; i++)
-        if (job->guards[i] >= *lo && job->guards[i] < *hi)
-            return -1;
-    return 0;
-}
-
-/* Before run r's execute: its dst writable, whatever an earlier job froze. */
-static void thaw_dst(const h_job *job, int r, const uint8_t *lo_a,
-                     const uint8_t *hi_a)
-{
-    const h_jten *d = &job->run[r].t[H_T_DST];
-    uint8_t *lo, *hi;
-
-    if (dst_pages(job, r, lo_a, hi_a, &lo, &hi) == 0)
-        thaw(lo, hi);
-    else if (d->data) /* a dst we cannot size: nothing near it stays frozen */
-        thaw(d->data - w_ps, d->data + 2 * w_ps);
-}
-
-/* After run r's execute returned: its dst pages read-only. */
-static void freeze_dst(const h_job *job, int r, const uint8_t *lo_a,
-                       const uint8_t *hi_a)
-{
-    uint8_t *lo, *hi;
-
-    if (dst_pages(job, r, lo_a, hi_a, &lo, &hi))
-        return;
-    if (nro == H_RO_MAX)
-        thaw(lo_a, hi_a);
-    if (mprotect(lo, (size_t)(hi - lo), PROT_READ) == 0) {
-        ro[nro].lo = lo;
-        ro[nro].hi = hi;
-        ro[nro].seq = w_seq;
-        ro[nro++].run = r;
-    }
 }
 
 typedef struct tens {
@@ -379,7 +242,7 @@ static void calls(const sel_impl *impl, h_job *job, h_wrep *m,
     tens t;
 
     set_phase(H_PH_INFER);
-    thaw((uint8_t *)job->rank_out, (uint8_t *)(job->dims_out + SEL_MAX_RANK));
+    h_wmem_thaw((uint8_t *)job->rank_out, (uint8_t *)(job->dims_out + SEL_MAX_RANK));
     to_tensors(&job->run[0], &t);
     m->infer_st = impl->infer(t.p[0], t.p[1], t.p[2], job->b, job->rank_out,
                               job->dims_out);
@@ -390,18 +253,18 @@ static void calls(const sel_impl *impl, h_job *job, h_wrep *m,
     last = job->nruns - (job->concurrent ? 2 : 0);
     for (r = 0; r < last; r++) {
         set_phase(H_PH_EXEC0 + r);
-        thaw_dst(job, r, lo_a, hi_a);
+        h_wmem_thaw_dst(job, r, lo_a, hi_a);
         to_tensors(&job->run[r], &t);
         m->exec_st[r] = impl->execute(t.p[0], t.p[1], t.p[2], job->b,
                                       (sel_tensor *)t.p[3]);
-        freeze_dst(job, r, lo_a, hi_a);
+        h_wmem_freeze_dst(job, r, lo_a, hi_a, w_seq);
     }
     if (job->concurrent) {
-        thaw_dst(job, last, lo_a, hi_a);
-        thaw_dst(job, last + 1, lo_a, hi_a);
+        h_wmem_thaw_dst(job, last, lo_a, hi_a);
+        h_wmem_thaw_dst(job, last + 1, lo_a, hi_a);
         concurrent(impl, job, last, m);
-        freeze_dst(job, last, lo_a, hi_a);
-        freeze_dst(job, last + 1, lo_a, hi_a);
+        h_wmem_freeze_dst(job, last, lo_a, hi_a, w_seq);
+        h_wmem_freeze_dst(job, last + 1, lo_a, hi_a, w_seq);
     }
     m->nexec = job->nruns;
 }
@@ -434,7 +297,7 @@ static void serve(const sel_impl *impl, const uint8_t *lo_a,
         m.magic = H_WMAGIC;
         m.seq = wj.seq;
         m.kind = M_DONE;
-        protect(job);
+        h_wmem_protect(job);
         set_phase(H_PH_SUPPORTS);
         m.supported = impl->supports(job->sup_dtype, job->sup_btype) != 0;
         if (m.supported)
@@ -442,7 +305,7 @@ static void serve(const sel_impl *impl, const uint8_t *lo_a,
         set_phase(H_PH_IDLE);
         m.handlers = check_handlers();
         m.children = live_children();
-        m.unprotected = unprotected(job);
+        m.unprotected = h_wmem_unprotected(job);
         if (send(&m))
             break;
     }
@@ -480,7 +343,7 @@ void h_wproc_main(const char *path, uint8_t *arena, size_t size,
     h_wrep m;
 
     w_delta = delta;
-    w_ps = (size_t)sysconf(_SC_PAGESIZE);
+    h_wmem_init((size_t)sysconf(_SC_PAGESIZE));
     w_phase = (volatile int *)arena;
     catch_fatal();
     memset(&m, 0, sizeof m);

@@ -198,7 +198,7 @@ $(O)/harness/t/h_wproc_fuzz.o: harness/h_wproc.c $(H_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DH_WFUZZ -c $< -o $@
 $(O)/harness/t/selcheck-worker-fuzz: $(O)/harness/h_wmain.o $(O)/harness/t/h_wproc_fuzz.o \
-		$(O)/harness/h_wsec.o harness/t/wfuzz.c $(H_HDR)
+		$(O)/harness/h_wmem.o $(O)/harness/h_wsec.o harness/t/wfuzz.c $(H_HDR)
 	$(CC) $(CFLAGS_ALL) -Iharness $(filter %.o %.c,$^) $(LDFLAGS_ALL) -ldl -lpthread -o $@
 
 ALL += $(H_HOSLIBS) $(O)/harness/t/selcheck-worker-fuzz
@@ -221,7 +221,7 @@ CHECK_HARNESS += check-harness-wfuzz
 check-harness-wfuzz:
 	@$(MAKE) --no-print-directory -s O=$(O)/asan SAN=asan $(O)/asan/selcheck \
 	    $(O)/asan/libselect_ref.so $(O)/asan/harness/t/selcheck-worker-fuzz
-	@sh harness/t/wfuzz.sh $(O)/asan 4
+	@sh harness/t/wfuzz.sh $(O)/asan 3
 endif
 
 CHECK += $(CHECK_HARNESS)
