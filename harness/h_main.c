@@ -314,6 +314,7 @@ int main(int argc, char **argv)
             die("%s", err);
         w.nw++;
     }
+    outs.version = H_VERSION;
     h_results_outputs(&outs);
     st = h_run_tap(&o, &w);
     for (i = 0; i < w.nw; i++)

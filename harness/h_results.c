@@ -14,6 +14,7 @@
 
 static h_runset run;
 static h_outs out;
+static long kept_diags;
 static struct timespec t_last;
 
 char *h_strdup(const char *s)
@@ -155,7 +156,10 @@ void h_results_line(int outcome, const char *desc, const char *reason,
     r->rules = h_strdup("");
     r->desc = h_strdup(desc);
     r->reason = h_strdup(outcome == H_PASS ? "" : reason ? reason : desc);
-    r->diag = h_strdup(outcome == H_FAIL && d ? d->buf : "");
+    /* The YAML blocks of the first H_KEEP_DIAGS failures: the pages show
+     * them; a run with more has them in its TAP. */
+    r->diag = h_strdup(outcome == H_FAIL && d && kept_diags++ < H_KEEP_DIAGS
+                           ? d->buf : "");
     r->repro = outcome == H_FAIL && d ? repro_of(d->buf) : h_strdup("");
     r->secs = since_last();
     r->cluster = -1;

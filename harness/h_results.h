@@ -55,6 +55,7 @@ typedef struct h_cluster {
 } h_cluster;
 
 #define H_MAX_SET 48
+#define H_KEEP_DIAGS 20000  /* failures whose YAML block is kept */
 
 /* One run (or one results file read back). */
 typedef struct h_runset {
