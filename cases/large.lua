@@ -4,7 +4,8 @@
 --
 -- Patterns: the attention mask ([1,1,S,S] cond against [B,H,S,S] scores,
 -- a scalar -inf-like else), a row bias, a column gate, a scalar then, a
--- dense 8-byte select, and the pdpd form of the mask.  Few cases, each a
+-- dense 8-byte select, the pdpd form of the mask, and outputs of odd sizes
+-- just above 4 MiB (IO-LENGTH-1).  Few cases, each a
 -- single dtype, so that the suite stays fast: what these add over the
 -- small cases is size (chunking, thread boundaries), not new shapes.
 
@@ -37,3 +38,17 @@ case{ id = "scalar_then", rules = {"BC-NUMPY-2"}, dtypes = {"i32"},
 case{ id = "dense_f64_concurrent", rules = {"IO-THREADS-1", "BITS-1"},
       dtypes = {"f64"}, shapes = "1048576:1048576:1048576", cond = "random",
       values = "special", concurrent = true, expect = {1048576} }
+
+-- Large outputs of odd sizes (IO-LENGTH-1): just above 4 MiB (opt's
+-- parallel threshold, opt/opt_exec.c) and not a multiple of any vector,
+-- chunk or thread count, dense and broadcast; the harness poisons dst, so
+-- an element a split leaves unwritten shows.
+case{ id = "odd_u8", rules = {"IO-LENGTH-1", "BITS-1"}, dtypes = {"u8"},
+      shapes = "4194305:4194305:4194305", cond = "random",
+      values = {x = "patterns", y = "nan"}, expect = {4194305} }
+case{ id = "odd_f32_scalar_else", rules = {"IO-LENGTH-1", "BC-NUMPY-2"},
+      dtypes = {"f32"}, shapes = "1048579:1048579:_", cond = "runs",
+      values = {x = "special", y = {"0x7fc00001"}}, expect = {1048579} }
+case{ id = "odd_f16_rows", rules = {"IO-LENGTH-1", "BC-NUMPY-1", "BC-NUMPY-3"},
+      dtypes = {"f16"}, shapes = "1031x1:1031x2039:2039", cond = "random",
+      values = {x = "patterns", y = "nan"}, expect = {1031, 2039} }

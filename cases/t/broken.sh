@@ -37,7 +37,7 @@ grain_quiet      openvino -         lengths.lua         lengths:grain_*         
 fill_float       openvino -         values.lua          values:fill_*                  values:fill_[xy]_snan(_neg)?_f32\[
 plan_axis        openvino -         sequences.lua       sequences:axis_*               sequences:axis_[a-z0-9]+_[2-8]_at
 ovf_zero_only    openvino --strict  errors.lua          errors:*wrap*                  errors:(count|bytes|output_count|output_bytes)_wrap
-split_rem        openvino -         lengths.lua         lengths:big_*                  lengths:big_odd_
+split_rem        openvino -         large.lua           large:odd_*                    large:odd_
 inplace_fill     openvino -         aliasing.lua        aliasing:alias_x_else_*        aliasing:alias_x_else_ones[4-7]_drop0
 addr_cache       openvino -         conditions.lua      conditions:reuse_*             conditions:reuse_dense\[
 shared_scratch   openvino -         conditions.lua      conditions:threads_*           conditions:threads_differ_dense\[
