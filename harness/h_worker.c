@@ -241,6 +241,9 @@ static void wait_reply(h_worker *w, const h_job *job, uint64_t bytes,
             died_after(w, &m, 1, w->seq - 1, res);
             return;
         }
+        if (fault && m.magic == H_WMAGIC && m.seq == w->seq &&
+            (m.kind == M_DONE || m.kind == M_FAULT))
+            continue; /* other threads finished or faulted as one died */
         if (h_wcheck_reply(&m, w->seq, job, fault, res)) {
             h_wspawn_kill(&w->p, NULL);
             return;

@@ -42,6 +42,11 @@ void h_wspawn_init(void)
     if (done)
         return;
     done = 1;
+    if (getenv("SELCHECK_WORKER_NONS")) { /* to test the fallback */
+        ns_state = 0;
+        snprintf(ns_why, sizeof ns_why, "no user/PID namespace "
+                 "(SELCHECK_WORKER_NONS is set)");
+    }
     signal(SIGPIPE, SIG_IGN); /* a worker gone between jobs is EPIPE */
     prctl(PR_SET_DUMPABLE, 0);
     if (env && *env) {
