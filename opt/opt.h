@@ -47,6 +47,14 @@ int opt_check_same(const sel_tensor *cond, const sel_tensor *then_,
                    const sel_tensor *else_, sel_broadcast b,
                    const sel_tensor *dst, int64_t *count);
 
+/* [a, a+na) and [b, b+nb) share a byte; empty ranges share none. */
+static inline int opt_overlap(const void *a, size_t na, const void *b,
+                              size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return na && nb && x < y + nb && y < x + na;
+}
+
 /* ---- opt_plan.c: broadcast planning ----------------------------------- */
 
 /* The output as an outer walk over rank-1 axes and one inner row of n
@@ -74,6 +82,17 @@ typedef struct opt_plan {
 #define OPT_BLOCK_BYTES 8192
 
 void opt_plan_make(const opt_geom *g, size_t width, opt_plan *p);
+/* The kind and the blocking of a plan whose rank, dims and st are set. */
+void opt_plan_finish(opt_plan *p, size_t width);
+
+/* ---- opt_fast.c: validation and planning in one pass ------------------ */
+
+/* numpy calls that are valid with a non-empty output: checks, places and
+ * coalesces in one pass over the axes, fills *p and *width and returns 1.
+ * 0 sends the call through opt_check, which gives the status. */
+int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
+                  const sel_tensor *else_, sel_broadcast b,
+                  const sel_tensor *dst, opt_plan *p, size_t *width);
 
 /* ---- opt_block.c: short rows in blocks -------------------------------- */
 

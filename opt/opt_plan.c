@@ -59,7 +59,7 @@ void opt_plan_make(const opt_geom *g, size_t w, opt_plan *p)
 {
     int64_t st[3][SEL_MAX_RANK];
     int32_t i, r = 0;
-    int k, cs, ts, es;
+    int k;
 
     for (k = 0; k < 3; k++)
         place(g, k, st[k]);
@@ -91,8 +91,15 @@ void opt_plan_make(const opt_geom *g, size_t w, opt_plan *p)
 
     for (k = 0; k < 3; k++)
         p->in_bytes[k] = (size_t)g->in_count[k] * (k ? w : 1);
-    cs = p->st[0][r - 1] != 0, ts = p->st[1][r - 1] != 0;
-    es = p->st[2][r - 1] != 0;
+    opt_plan_finish(p, w);
+}
+
+void opt_plan_finish(opt_plan *p, size_t w)
+{
+    const int32_t r = p->rank;
+    const int cs = p->st[0][r - 1] != 0, ts = p->st[1][r - 1] != 0,
+              es = p->st[2][r - 1] != 0;
+
     p->kind = !cs         ? -1
               : ts && es  ? OPT_K_vvv
               : !ts && es ? OPT_K_vsv

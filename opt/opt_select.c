@@ -38,10 +38,11 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     opt_geom g;
     opt_plan p;
     int64_t n;
+    size_t w;
     int st;
 
     if (opt_check_same(cond, then_, else_, b, dst, &n)) {
-        const size_t w = sel_dtype_size(then_->dtype);
+        w = sel_dtype_size(then_->dtype);
         p.rank = 1; /* what opt_plan_make would find, without the work */
         p.dims[0] = n;
         p.st[0][0] = p.st[1][0] = p.st[2][0] = 1;
@@ -50,6 +51,8 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         p.btop = -1;
         return opt_run(&p, cond, then_, else_, dst, w);
     }
+    if (opt_fast_plan(cond, then_, else_, b, dst, &p, &w))
+        return opt_run(&p, cond, then_, else_, dst, w);
     if (!dst)
         return SEL_ERR_ARG; /* ARG-NULL-1 */
     if ((st = opt_check(cond, then_, else_, b, dst, &g)) != SEL_OK ||

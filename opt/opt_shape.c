@@ -187,13 +187,6 @@ int opt_check(const sel_tensor *cond, const sel_tensor *then_,
     return SEL_OK;
 }
 
-/* [a, a+na) and [b, b+nb) share a byte; empty ranges share none. */
-static int overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return na && nb && x < y + nb && y < x + na;
-}
-
 int opt_check_data(const sel_tensor *cond, const sel_tensor *then_,
                    const sel_tensor *else_, const sel_tensor *dst,
                    const opt_geom *g)
@@ -210,10 +203,10 @@ int opt_check_data(const sel_tensor *cond, const sel_tensor *then_,
         return SEL_OK; /* IO-ZERO-1: nothing to write, dst->data unused */
     if (!dst->data)
         return SEL_ERR_ARG;
-    if (overlap(dst->data, bytes, cond->data, (size_t)g->in_count[0]))
+    if (opt_overlap(dst->data, bytes, cond->data, (size_t)g->in_count[0]))
         return SEL_ERR_ARG; /* IO-ALIAS-2: never cond */
     for (k = 1; k < 3; k++) /* IO-ALIAS-1: the same buffer with dst's shape */
-        if (overlap(dst->data, bytes, in[k]->data, (size_t)g->in_count[k] * w) &&
+        if (opt_overlap(dst->data, bytes, in[k]->data, (size_t)g->in_count[k] * w) &&
             !(dst->data == in[k]->data &&
               same_dims(&g->in[k], g->out.rank, g->out.d)))
             return SEL_ERR_ARG; /* IO-ALIAS-2 */
@@ -248,9 +241,9 @@ int opt_check_same(const sel_tensor *cond, const sel_tensor *then_,
         !cond->data || !then_->data || !else_->data || !dst->data)
         return 0;
     bytes = (size_t)*count * w;
-    if (overlap(dst->data, bytes, cond->data, (size_t)*count) ||
-        (dst->data != then_->data && overlap(dst->data, bytes, then_->data, bytes)) ||
-        (dst->data != else_->data && overlap(dst->data, bytes, else_->data, bytes)))
+    if (opt_overlap(dst->data, bytes, cond->data, (size_t)*count) ||
+        (dst->data != then_->data && opt_overlap(dst->data, bytes, then_->data, bytes)) ||
+        (dst->data != else_->data && opt_overlap(dst->data, bytes, else_->data, bytes)))
         return 0;
     return 1;
 }
