@@ -72,7 +72,7 @@ done
 # three failures in four at least (a write that lands while a later test's own execute has
 # the same pages writable is damage to that test: README, threat model).
 judge late "$T/hostile.lua"
-n_late=$(grep -Ec '^  message: ".*(after (that|its )?execute had returned|previous test.s reply)' "$tmp/late.tap")
+n_late=$(grep -Ec '^  message: ".*(after (that |its )?execute had returned|previous test.s reply)' "$tmp/late.tap")
 n_all=$(grep -c '^not ok' "$tmp/late.tap")
 if [ "$n_late" = 0 ] || [ $((4 * n_late)) -lt $((3 * n_all)) ]; then
     fail "late: $n_late of $n_all failures name the late writer"
