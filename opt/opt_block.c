@@ -31,12 +31,20 @@ typedef struct xop {
     int cls;
     char *buf, *tmp;
     int64_t base, rows; /* what buf holds (rows < 0: nothing) */
+    /* The passes below the top level, found once per call (passes()):
+     * pass i repeats pout[i] (times the rows when the top is dense)
+     * groups of pblk[i] bytes pn[i] times; then the top's pass of blk_top
+     * bytes when the top broadcasts. */
+    int np, top_bc;
+    size_t outer_in, blk_top;
+    size_t pblk[SEL_MAX_RANK], pn[SEL_MAX_RANK], pout[SEL_MAX_RANK];
 } xop;
 
 typedef struct brun {
     const opt_plan *p;
     size_t w;
-    int nt, simd;
+    int nt, simd, kind;           /* kind: the blocks' kernel (cond not
+                                     constant) */
     int32_t top, nl;              /* the top axis of the plan; levels */
     int64_t ld[SEL_MAX_RANK];     /* level dims (level nl-1 = top: per block) */
     int64_t lst[3][SEL_MAX_RANK]; /* level strides per operand */
@@ -85,7 +93,7 @@ static void rep_plain(const char *s, char *d, size_t outer, size_t blk,
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            if (blk > 64)
+            if (blk > 256) /* a libc call costs more below */
                 memcpy(row + i * blk, s, blk);
             else
                 copy_small(row + i * blk, s, blk);
@@ -214,25 +222,17 @@ static void rep(const brun *x, const char *s, size_t avail, char *d,
 /* Operand o over a block of `rows` top rows whose first element sits at
  * base: its elements in output order, in o->buf (kept for the next block
  * when that needs no more than what is there). */
-static const char *expand(const brun *x, xop *o, int k, int64_t base,
-                          int64_t rows)
+static const char *expand(const brun *x, xop *o, int64_t base, int64_t rows)
 {
-    const size_t w = o->w;
-    size_t blk = w, outer = 1, nb = 0;
+    const size_t w = o->w, tf = o->top_bc ? 1 : (size_t)rows;
+    const size_t outer = o->outer_in * tf;
+    const int nb = o->np + o->top_bc;
     const char *cur = o->src + (size_t)base * w;
     size_t avail = o->avail - (size_t)base * w;
     char *out[2];
-    int32_t l;
 
     if (o->rows >= rows && o->base == base)
         return o->buf;
-    for (l = 0; l < x->nl; l++) {
-        const int64_t d = l == x->nl - 1 ? rows : x->ld[l];
-        if (x->lst[k][l])
-            outer *= (size_t)d;
-        else
-            nb++;
-    }
     /* Passes alternate between the two arrays and end in buf. */
     out[0] = nb % 2 ? o->buf : o->tmp;
     out[1] = nb % 2 ? o->tmp : o->buf;
@@ -240,17 +240,12 @@ static const char *expand(const brun *x, xop *o, int k, int64_t base,
         memcpy(out[1], cur, outer * w); /* reads need slack, so copy it */
         cur = out[1], avail = SCRATCH;
     }
-    nb = 0;
-    for (l = 0; l < x->nl; l++) {
-        const size_t d = (size_t)(l == x->nl - 1 ? rows : x->ld[l]);
-        if (x->lst[k][l]) {
-            blk *= d, outer /= d;
-            continue;
-        }
-        rep(x, cur, avail, out[nb % 2], outer, blk, d);
-        cur = out[nb % 2], avail = SCRATCH;
-        blk *= d, nb++;
+    for (int i = 0; i < o->np; i++) {
+        rep(x, cur, avail, out[i % 2], o->pout[i] * tf, o->pblk[i], o->pn[i]);
+        cur = out[i % 2], avail = SCRATCH;
     }
+    if (o->top_bc)
+        rep(x, cur, avail, out[o->np % 2], 1, o->blk_top, (size_t)rows);
     o->base = base, o->rows = rows;
     return o->buf;
 }
@@ -268,7 +263,7 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
         xop *o = &x->op[k];
         if (c && k != c)
             continue; /* cond picks one input for the whole block */
-        ptr[k] = o->cls == X_EXPAND ? expand(x, o, k, off[k], rows)
+        ptr[k] = o->cls == X_EXPAND ? expand(x, o, off[k], rows)
                                     : o->src + (size_t)off[k] * o->w;
         if (o->cls != X_CONST)
             ptr[k] += (size_t)lo * o->w;
@@ -278,16 +273,40 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
             n, NULL, ptr[c], NULL, d + (size_t)lo * w, x->nt);
         return;
     }
-    c = (x->op[1].cls == X_CONST) * 2 + (x->op[2].cls == X_CONST);
-    x->k[c == 0 ? OPT_K_vvv : c == 1 ? OPT_K_vvs : c == 2 ? OPT_K_vsv : OPT_K_vss](
-        n, (const uint8_t *)ptr[0], ptr[1], ptr[2], d + (size_t)lo * w, x->nt);
+    x->k[x->kind](n, (const uint8_t *)ptr[0], ptr[1], ptr[2],
+                  d + (size_t)lo * w, x->nt);
 }
 
-/* Levels, operand classes and kernels of a call. */
+/* Operand k's passes (xop): each broadcast level inserts its repeats
+ * innermost first; a dense level only widens the groups. */
+static void passes(const brun *x, xop *o, int k)
+{
+    const int32_t top = x->nl - 1;
+    size_t blk = o->w, outer = 1;
+    int32_t l;
+
+    for (l = 0; l < top; l++)
+        if (x->lst[k][l])
+            outer *= (size_t)x->ld[l];
+    o->outer_in = outer, o->np = 0;
+    for (l = 0; l < top; l++) {
+        const size_t d = (size_t)x->ld[l];
+        if (x->lst[k][l]) {
+            blk *= d, outer /= d;
+            continue;
+        }
+        o->pblk[o->np] = blk, o->pn[o->np] = d, o->pout[o->np] = outer;
+        o->np++, blk *= d;
+    }
+    o->blk_top = blk, o->top_bc = x->lst[k][top] == 0;
+}
+
+/* Levels, operand classes, passes and the kernels a call's blocks use. */
 static void setup(brun *x, const opt_plan *p, const void *const data[3],
                   size_t w, int isa, int nt)
 {
     const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    int zeros[3] = {0, 0, 0}, c;
     x->p = p, x->w = w, x->nt = nt, x->top = p->btop;
     x->nl = p->rank - p->btop;
 #if defined(__x86_64__)
@@ -299,20 +318,30 @@ static void setup(brun *x, const opt_plan *p, const void *const data[3],
 #endif
     for (int32_t l = 0; l < x->nl; l++) {
         x->ld[l] = p->dims[p->rank - 1 - l];
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             x->lst[k][l] = p->st[k][p->rank - 1 - l];
+            zeros[k] += x->lst[k][l] == 0;
+        }
     }
     for (int k = 0; k < 3; k++) {
-        int zeros = 0;
-        for (int32_t l = 0; l < x->nl; l++)
-            zeros += x->lst[k][l] == 0;
-        x->op[k] = (xop){(const char *)data[k], p->in_bytes[k], k ? w : 1,
-                         zeros == 0 ? X_DENSE : zeros == x->nl ? X_CONST
-                                                                : X_EXPAND,
-                         NULL, NULL, 0, -1};
+        xop *o = &x->op[k];
+        o->src = (const char *)data[k], o->avail = p->in_bytes[k];
+        o->w = k ? w : 1, o->base = 0, o->rows = -1;
+        o->cls = zeros[k] == 0 ? X_DENSE : zeros[k] == x->nl ? X_CONST
+                                                             : X_EXPAND;
+        if (o->cls == X_EXPAND)
+            passes(x, o, k);
     }
-    for (int kind = 0; kind < OPT_K_COUNT; kind++)
-        x->k[kind] = opt_kernel(isa, wi, kind);
+    x->kind = OPT_K_fill;
+    if (x->op[0].cls == X_CONST) { /* blocks copy or fill */
+        x->k[OPT_K_fill] = opt_kernel(isa, wi, OPT_K_fill);
+        x->k[OPT_K_copy] = opt_kernel(isa, wi, OPT_K_copy);
+        return;
+    }
+    c = (x->op[1].cls == X_CONST) * 2 + (x->op[2].cls == X_CONST);
+    x->kind = c == 0 ? OPT_K_vvv : c == 1 ? OPT_K_vvs : c == 2 ? OPT_K_vsv
+                                                               : OPT_K_vss;
+    x->k[x->kind] = opt_kernel(isa, wi, x->kind);
 }
 
 void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
