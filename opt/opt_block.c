@@ -93,7 +93,7 @@ static void rep_plain(const char *s, char *d, size_t outer, size_t blk,
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            if (blk > 256) /* a libc call costs more below */
+            if (blk > 64)
                 memcpy(row + i * blk, s, blk);
             else
                 copy_small(row + i * blk, s, blk);
