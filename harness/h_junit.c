@@ -9,8 +9,8 @@
 #include "h_results.h"
 
 /* Text or an attribute value: XML 1.0 has no control characters but tab
- * and line breaks; the others become spaces. */
-static void esc(FILE *f, const char *s)
+ * and line breaks; the others become spaces.  The HTML pages use it too. */
+void h_xml_text(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -45,16 +45,16 @@ static int several(const h_runset *rs)
 static void testcase(FILE *f, const h_rec *r, int tag)
 {
     fputs("    <testcase name=\"", f);
-    esc(f, r->addr);
+    h_xml_text(f, r->addr);
     if (tag && r->impl[0]) {
         fputs(" [", f);
-        esc(f, r->profile);
+        h_xml_text(f, r->profile);
         fputc(' ', f);
-        esc(f, r->impl);
+        h_xml_text(f, r->impl);
         fputc(']', f);
     }
     fputs("\" classname=\"", f);
-    esc(f, r->file[0] ? r->file : "selcheck");
+    h_xml_text(f, r->file[0] ? r->file : "selcheck");
     fprintf(f, "\" time=\"%.6f\"", r->secs);
     if (r->outcome == H_PASS) {
         fputs("/>\n", f);
@@ -63,21 +63,21 @@ static void testcase(FILE *f, const h_rec *r, int tag)
     fputs(">\n", f);
     if (r->outcome == H_FAIL) {
         fputs("      <failure message=\"", f);
-        esc(f, r->reason);
+        h_xml_text(f, r->reason);
         fputs("\" type=\"selcheck\">", f);
         fprintf(f, "not ok %ld - ", r->n);
-        esc(f, r->desc);
+        h_xml_text(f, r->desc);
         fputs("\n  ---\n", f);
-        esc(f, r->diag[0] ? r->diag : "  (in the TAP: the first 20000 "
+        h_xml_text(f, r->diag[0] ? r->diag : "  (in the TAP: the first 20000 "
                                       "failures keep their block here)\n");
         fputs("  ...\n</failure>\n", f);
     } else if (r->outcome == H_SKIP) {
         fputs("      <skipped message=\"", f);
-        esc(f, r->reason);
+        h_xml_text(f, r->reason);
         fputs("\"/>\n", f);
     } else {
         fputs("      <system-out>TODO ", f);
-        esc(f, r->reason);
+        h_xml_text(f, r->reason);
         fputs("</system-out>\n", f);
     }
     fputs("    </testcase>\n", f);
@@ -111,7 +111,7 @@ int h_junit_write(const h_runset *rs, const char *path)
             secs += rs->v[j].secs;
         }
         fputs("  <testsuite name=\"", f);
-        esc(f, rs->v[i].file[0] ? rs->v[i].file : "selcheck");
+        h_xml_text(f, rs->v[i].file[0] ? rs->v[i].file : "selcheck");
         fprintf(f, "\" tests=\"%zu\" failures=\"%ld\" skipped=\"%ld\" "
                 "errors=\"0\" time=\"%.6f\">\n", j - i, fails, skips, secs);
         for (; i < j; i++)

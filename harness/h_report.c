@@ -8,28 +8,11 @@
 
 #include "h_results.h"
 
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '&')
-            fputs("&amp;", f);
-        else if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '"')
-            fputs("&quot;", f);
-        else
-            fputc(c < ' ' && c != '\n' ? ' ' : c, f);
-    }
-}
-
 static void page_begin(FILE *f, const char *title)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<title>", f);
-    esc(f, title);
+    h_xml_text(f, title);
     fputs("</title>\n<style>\n"
           "body{font:14px/1.4 sans-serif;margin:1.5em;color:#222}\n"
           "table{border-collapse:collapse;margin:.5em 0}\n"
@@ -42,7 +25,7 @@ static void page_begin(FILE *f, const char *title)
           ".cluster{border-left:4px solid #c33;padding-left:10px;margin:1em 0}\n"
           ".test{border-top:1px solid #ddd;margin:.5em 0}\n"
           "</style>\n</head>\n<body>\n<h1>", f);
-    esc(f, title);
+    h_xml_text(f, title);
     fputs("</h1>\n", f);
 }
 
@@ -114,6 +97,20 @@ static void cell(FILE *f, const long cnt[4], const char *href)
 
 #define H_MAX_COLS 64
 
+/* A table's start and its first row: corner, then one heading a column. */
+static void header_row(FILE *f, const char *corner, const char **cols, int n)
+{
+    int i;
+
+    fprintf(f, "<table>\n<tr><th>%s</th>", corner);
+    for (i = 0; i < n; i++) {
+        fputs("<th>", f);
+        h_xml_text(f, cols[i]);
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
 /* Implementation x profile. */
 static void profile_table(FILE *f, const h_runset *runs, int nruns)
 {
@@ -122,16 +119,10 @@ static void profile_table(FILE *f, const h_runset *runs, int nruns)
         np = distinct(runs, nruns, 1, prof, H_MAX_COLS), i, p;
     long cnt[4];
 
-    fputs("<table>\n<tr><th>implementation</th>", f);
-    for (p = 0; p < np; p++) {
-        fputs("<th>", f);
-        esc(f, prof[p]);
-        fputs("</th>", f);
-    }
-    fputs("</tr>\n", f);
+    header_row(f, "implementation", prof, np);
     for (i = 0; i < ni; i++) {
         fputs("<tr><th>", f);
-        esc(f, impl[i]);
+        h_xml_text(f, impl[i]);
         fputs("</th>", f);
         for (p = 0; p < np; p++) {
             tally(runs, nruns, impl[i], prof[p], NULL, cnt);
@@ -185,20 +176,14 @@ static void rule_table(FILE *f, const h_runset *runs, int nruns, int all)
     int ni = distinct(runs, nruns, 0, impl, H_MAX_COLS), i, k;
     long cnt[4], any[4];
 
-    fputs("<table>\n<tr><th>rule</th>", f);
-    for (i = 0; i < ni; i++) {
-        fputs("<th>", f);
-        esc(f, impl[i]);
-        fputs("</th>", f);
-    }
-    fputs("</tr>\n", f);
+    header_row(f, "rule", impl, ni);
     for (k = 0; k < runs[0].nrules; k++) {
         const char *rule = runs[0].ruleids[k];
         tally(runs, nruns, NULL, NULL, rule, any);
         if (!any[H_FAIL] && (!all || !(any[0] + any[1] + any[2] + any[3])))
             continue;
         fputs("<tr><th>", f);
-        esc(f, rule);
+        h_xml_text(f, rule);
         fputs("</th>", f);
         for (i = 0; i < ni; i++) {
             char href[600];
@@ -218,9 +203,9 @@ static void settings(FILE *f, const h_runset *rs)
     fputs("<table>\n", f);
     for (i = 0; i < rs->nset; i++) {
         fputs("<tr><th>", f);
-        esc(f, rs->key[i]);
+        h_xml_text(f, rs->key[i]);
         fputs("</th><td>", f);
-        esc(f, rs->val[i]);
+        h_xml_text(f, rs->val[i]);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -231,7 +216,7 @@ static void labelled(FILE *f, const char *label, const char *text)
     if (!text[0])
         return;
     fprintf(f, "<li>%s: ", label);
-    esc(f, text);
+    h_xml_text(f, text);
     fputs("</li>\n", f);
 }
 
@@ -245,7 +230,7 @@ static void clusters(FILE *f, const h_runset *rs)
         const h_rec *r = &rs->v[cl->repro];
         fprintf(f, "<div class=\"cluster\" id=\"cluster-%d\"><h3>cluster %d: ",
                 c + 1, c + 1);
-        esc(f, cl->name);
+        h_xml_text(f, cl->name);
         fputs("</h3>\n<ul>\n", f);
         labelled(f, "implementation", cl->impl[0] ? cl->impl : "the suite");
         fprintf(f, "<li>count: %ld</li>\n", cl->count);
@@ -262,13 +247,13 @@ static void clusters(FILE *f, const h_runset *rs)
         labelled(f, "in common", cl->common[0] ? cl->common
                  : "nothing that the passing tests lack");
         fputs("<li>smallest failing test: <code>", f);
-        esc(f, r->addr);
+        h_xml_text(f, r->addr);
         fputs("</code>: ", f);
-        esc(f, r->reason);
+        h_xml_text(f, r->reason);
         fputs("</li>\n</ul>\n", f);
         if (r->repro[0]) {
             fputs("<pre>", f);
-            esc(f, r->repro);
+            h_xml_text(f, r->repro);
             fputs("</pre>\n", f);
         }
         fputs("</div>\n", f);
@@ -285,19 +270,19 @@ static void failures(FILE *f, const h_runset *rs)
             continue;
         fprintf(f, "<div class=\"test\" id=\"test-%ld\"><p>not ok %ld - <code>",
                 r->n, r->n);
-        esc(f, r->desc);
+        h_xml_text(f, r->desc);
         fputs("</code>: ", f);
-        esc(f, r->reason);
+        h_xml_text(f, r->reason);
         if (r->cluster >= 0)
             fprintf(f, " (<a href=\"#cluster-%d\">cluster %d</a>)",
                     r->cluster + 1, r->cluster + 1);
         fputs("</p>\n<pre>", f);
-        esc(f, r->diag[0] ? r->diag : "(its YAML block is in the TAP: the "
+        h_xml_text(f, r->diag[0] ? r->diag : "(its YAML block is in the TAP: the "
                                       "pages keep the first 20000)");
         fputs("</pre>\n", f);
         if (r->repro[0]) {
             fputs("<pre>", f);
-            esc(f, r->repro);
+            h_xml_text(f, r->repro);
             fputs("</pre>\n", f);
         }
         fputs("</div>\n", f);
@@ -363,7 +348,7 @@ static void findings(FILE *f, const h_runset *runs, int nruns)
     for (i = 0; i < ni; i++) {
         tally(runs, nruns, impl[i], NULL, NULL, cnt);
         fputs("<li><b>", f);
-        esc(f, impl[i]);
+        h_xml_text(f, impl[i]);
         if (!cnt[H_FAIL]) {
             fprintf(f, "</b> passes every test it ran (%ld; %ld skipped as "
                     "not supported, %ld lenient).</li>\n",
@@ -380,13 +365,13 @@ static void findings(FILE *f, const h_runset *runs, int nruns)
                     continue;
                 h_cluster_values(&runs[r], c, 2, prof, sizeof prof);
                 fprintf(f, "<li>%ld under %s: ", cl->count, prof);
-                esc(f, cl->name);
+                h_xml_text(f, cl->name);
                 if (cl->common[0]) {
                     fputs(". In common: ", f);
-                    esc(f, cl->common);
+                    h_xml_text(f, cl->common);
                 }
                 fputs(".<pre>", f);
-                esc(f, runs[r].v[cl->repro].repro);
+                h_xml_text(f, runs[r].v[cl->repro].repro);
                 fputs("</pre></li>\n", f);
                 any = 1;
             }
@@ -412,7 +397,7 @@ int h_report_matrix(h_runset *runs, int nruns, const char *path)
     fputs("<h2>Runs</h2>\n", f);
     for (r = 0; r < nruns; r++) {
         fprintf(f, "<h3>run %d: ", r + 1);
-        esc(f, h_runset_get(&runs[r], "file"));
+        h_xml_text(f, h_runset_get(&runs[r], "file"));
         fputs("</h3>\n", f);
         settings(f, &runs[r]);
     }

@@ -110,6 +110,8 @@ void h_cluster_values(const h_runset *rs, int c, int field, char *out,
 void h_cluster_rules(const h_runset *rs, int c, char *out, size_t n);
 const char *h_outcome_word(int outcome);
 
+/* s as XML/HTML text or attribute value (&<>" escaped). */
+void h_xml_text(FILE *f, const char *s);
 /* h_junit.c, h_report.c: 0, or -1 with a message on stderr. */
 int h_junit_write(const h_runset *rs, const char *path);
 int h_report_write(const h_runset *rs, const char *path);
