@@ -36,6 +36,27 @@ bench-fill: $(O)/harness/bench/fill_bench $(O)/harness/bench/fill_bench-jit
 	@$(O)/harness/bench/fill_bench 5
 	@$(O)/harness/bench/fill_bench-jit 5
 
+# `make bench-icount`: opt's instructions per call on the tiny-call
+# workloads under callgrind (bench_icount.c): exact and repeatable under
+# any load, the AVX2 level's (valgrind has no AVX-512).  Needs valgrind;
+# not part of any check.  ICOUNT_CALLS calls per workload.
+ICOUNT_CALLS ?= 1000
+$(O)/bench_icount: $(B_DIR)/bench_icount.c $(B_DIR)/bench_work.c $(B_DIR)/bench_util.c $(B_DIR)/bench.h $(O)/libselect_opt.a $(OPT_HDR)
+	$(CC) $(CFLAGS_ALL) -Iopt -pthread $(B_DIR)/bench_icount.c $(B_DIR)/bench_work.c \
+	    $(B_DIR)/bench_util.c $(O)/libselect_opt.a -lm $(LDFLAGS_ALL) -o $@
+ALL += $(O)/bench_icount
+
+.PHONY: bench-icount
+bench-icount: $(O)/bench_icount
+	@command -v valgrind >/dev/null || { echo "bench-icount: needs valgrind (apt-get install valgrind)"; exit 1; }
+	@$(O)/bench_icount --list | while read name spec; do \
+	    n=$$(valgrind --tool=callgrind --toggle-collect=h_icount_calls \
+	        --callgrind-out-file=/dev/null $(O)/bench_icount $$spec $(ICOUNT_CALLS) 2>&1 | \
+	        sed -n 's/.*Collected : //p'); \
+	    [ -n "$$n" ] || { echo "bench-icount: $$name: no count"; exit 1; }; \
+	    printf '%-14s %-48s %6d instructions per call\n' $$name $$spec $$((n / $(ICOUNT_CALLS))); \
+	done
+
 # The benchmark's own check: a quick run of one workload verifies opt's
 # bytes against the reference (bench exits non-zero on a mismatch).
 CHECK_BENCH := check-bench-verify
