@@ -52,7 +52,7 @@ check-pkg-install: $(P_BUILT)
 
 # The man pages render cleanly and match --help option for option;
 # --version prints VERSION; the ABI page's example builds and runs.
-check-pkg-man: $(O)/selcheck $(O)/selcheck-jit
+check-pkg-man: $(P_BUILT)
 	sh $(P_DIR)/t/man.sh $(O) $(PKG_VERSION)
 
 # The .deb: its fields and dependencies, its files against inst.sh's list,
