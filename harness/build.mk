@@ -4,7 +4,8 @@
 # check-harness` runs them.
 
 H_CORE := h_case h_dtype h_gen h_point h_point_fn h_point_locate h_mem h_layout h_worker h_wspawn h_wcheck h_wtime h_wsec h_judge h_jdesc \
-          h_tap h_run h_main h_results h_feat h_cluster h_diagtap h_junit h_report h_progress
+          h_tap h_run h_main h_results h_runset h_feat h_cluster h_diagtap \
+          h_junit h_report h_progress
 H_FRONT := h_lua h_lua_read h_lua_case h_lua_fill h_lua_buf h_lua_limit
 H_CORE_OBJ := $(H_CORE:%=$(O)/harness/%.o)
 H_LUA54_OBJ := $(H_FRONT:%=$(O)/harness/lua54/%.o)

@@ -7,12 +7,6 @@
 
 #include "h_results.h"
 
-const char *h_outcome_word(int outcome)
-{
-    static const char *const w[] = {"ok", "fail", "skip", "todo"};
-    return outcome >= H_PASS && outcome <= H_TODO ? w[outcome] : "?";
-}
-
 void h_cluster_values(const h_runset *rs, int c, int field, char *out,
                       size_t n)
 {

@@ -75,7 +75,7 @@ typedef struct h_outs {
     const char *version;     /* selcheck's, for the settings; or NULL */
 } h_outs;
 
-/* h_results.c: the hooks h_run.c calls, and the results file. */
+/* h_results.c: the hooks h_tap.c and h_run.c call. */
 void h_results_begin(const h_opts *o, const h_world *w, long plan);
 void h_results_case(const char *addr);
 /* Every TAP line makes a record (h_tap.c); after a test's line h_run.c
@@ -89,6 +89,7 @@ void h_results_outputs(const h_outs *outs);
 void h_results_end(void);
 /* 1 when a file asked for could not be written (exit status 2). */
 int h_results_failed(void);
+/* h_runset.c: a run as data, and the results file. */
 void h_runset_set(h_runset *rs, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *h_runset_get(const h_runset *rs, const char *key);
