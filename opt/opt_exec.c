@@ -221,9 +221,10 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.d = (char *)dst->data;
     x.w = w;
     x.isa = isa;
-    x.kern = p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
-    x.fill = p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
-    x.copy = p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
+    /* Blocks look up their own kernels (opt_block.c). */
+    x.kern = p->btop < 0 && p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
+    x.fill = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
+    x.copy = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
     x.count = 1;
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
