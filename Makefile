@@ -61,7 +61,7 @@ deps:
 	@sh .ci/deps
 
 check: all
-	@$(MAKE) --no-print-directory $(CHECK) check-asan check-tsan
+	@$(MAKE) --no-print-directory check-house $(CHECK) check-asan check-tsan
 	@echo "make check: all passed"
 
 # The optimized backend under the sanitizers, each in its own build tree
