@@ -45,9 +45,6 @@ typedef struct brun {
     size_t w;
     int nt, simd, kind;           /* kind: the blocks' kernel (cond not
                                      constant) */
-    int32_t top, nl;              /* the top axis of the plan; levels */
-    int64_t ld[SEL_MAX_RANK];     /* level dims (level nl-1 = top: per block) */
-    int64_t lst[3][SEL_MAX_RANK]; /* level strides per operand */
     xop op[3];
     opt_kernel_fn *k[OPT_K_COUNT];
 } brun;
@@ -277,38 +274,39 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
                   d + (size_t)lo * w, x->nt);
 }
 
-/* Operand k's passes (xop): each broadcast level inserts its repeats
- * innermost first; a dense level only widens the groups. */
-static void passes(const brun *x, xop *o, int k)
+/* Operand k's passes (xop), read off the plan's axes btop..rank-1 (the
+ * levels, innermost last): each broadcast axis inserts its repeats,
+ * innermost first; a dense axis only widens the groups. */
+static void passes(xop *o, const opt_plan *p, int k)
 {
-    const int32_t top = x->nl - 1;
+    const int32_t top = p->btop;
     size_t blk = o->w, outer = 1;
-    int32_t l;
+    int32_t a;
 
-    for (l = 0; l < top; l++)
-        if (x->lst[k][l])
-            outer *= (size_t)x->ld[l];
+    for (a = p->rank - 1; a > top; a--)
+        if (p->st[k][a])
+            outer *= (size_t)p->dims[a];
     o->outer_in = outer, o->np = 0;
-    for (l = 0; l < top; l++) {
-        const size_t d = (size_t)x->ld[l];
-        if (x->lst[k][l]) {
+    for (a = p->rank - 1; a > top; a--) {
+        const size_t d = (size_t)p->dims[a];
+        if (p->st[k][a]) {
             blk *= d, outer /= d;
             continue;
         }
         o->pblk[o->np] = blk, o->pn[o->np] = d, o->pout[o->np] = outer;
         o->np++, blk *= d;
     }
-    o->blk_top = blk, o->top_bc = x->lst[k][top] == 0;
+    o->blk_top = blk, o->top_bc = p->st[k][top] == 0;
 }
 
-/* Levels, operand classes, passes and the kernels a call's blocks use. */
+/* Operand classes, passes and the kernels a call's blocks use. */
 static void setup(brun *x, const opt_plan *p, const void *const data[3],
                   size_t w, int isa, int nt)
 {
     const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
-    int zeros[3] = {0, 0, 0}, c;
-    x->p = p, x->w = w, x->nt = nt, x->top = p->btop;
-    x->nl = p->rank - p->btop;
+    const int32_t nl = p->rank - p->btop;
+    int c;
+    x->p = p, x->w = w, x->nt = nt;
 #if defined(__x86_64__)
     x->simd = isa >= OPT_ISA_avx2;
     if (x->simd)
@@ -316,21 +314,16 @@ static void setup(brun *x, const opt_plan *p, const void *const data[3],
 #else
     x->simd = 0;
 #endif
-    for (int32_t l = 0; l < x->nl; l++) {
-        x->ld[l] = p->dims[p->rank - 1 - l];
-        for (int k = 0; k < 3; k++) {
-            x->lst[k][l] = p->st[k][p->rank - 1 - l];
-            zeros[k] += x->lst[k][l] == 0;
-        }
-    }
     for (int k = 0; k < 3; k++) {
         xop *o = &x->op[k];
+        int zeros = 0;
+        for (int32_t a = p->btop; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
         o->src = (const char *)data[k], o->avail = p->in_bytes[k];
         o->w = k ? w : 1, o->base = 0, o->rows = -1;
-        o->cls = zeros[k] == 0 ? X_DENSE : zeros[k] == x->nl ? X_CONST
-                                                             : X_EXPAND;
+        o->cls = zeros == 0 ? X_DENSE : zeros == nl ? X_CONST : X_EXPAND;
         if (o->cls == X_EXPAND)
-            passes(x, o, k);
+            passes(o, p, k);
     }
     x->kind = OPT_K_fill;
     if (x->op[0].cls == X_CONST) { /* blocks copy or fill */
