@@ -32,7 +32,9 @@ all:
 # Once per top-level make; `make deps` and `make clean` skip it.
 ifeq ($(MAKELEVEL),0)
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
-ifneq ($(shell sh .ci/deps >&2; echo $$?),0)
+# Packages only long runs use (.ci/packages/long/) come in for those goals.
+DEPS_LONG := $(if $(filter check-long check-adapters-browser,$(MAKECMDGOALS)),long)
+ifneq ($(shell sh .ci/deps $(DEPS_LONG) >&2; echo $$?),0)
 $(error missing Debian packages: see the lines above)
 endif
 endif
@@ -58,7 +60,7 @@ $(O):
 	@mkdir -p $@
 
 deps:
-	@sh .ci/deps
+	@sh .ci/deps long
 
 check: all
 	@$(MAKE) --no-print-directory check-house $(CHECK) check-asan check-tsan
