@@ -33,7 +33,7 @@ all:
 ifeq ($(MAKELEVEL),0)
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
 # Packages only long runs use (.ci/packages/long/) come in for those goals.
-DEPS_LONG := $(if $(filter check-long check-adapters-browser,$(MAKECMDGOALS)),long)
+DEPS_LONG := $(if $(filter check-long check-adapters-browser check-arm64 check-arm64-cases%,$(MAKECMDGOALS)),long)
 ifneq ($(shell sh .ci/deps $(DEPS_LONG) >&2; echo $$?),0)
 $(error missing Debian packages: see the lines above)
 endif
