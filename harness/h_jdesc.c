@@ -120,6 +120,13 @@ void h_jdesc_died(const h_layout *L, const h_jres *res, h_verdict *v)
         snprintf(v->reason, sizeof v->reason, "crashed with SIGSYS in %s: "
                  "called %s on another process, which the worker's seccomp "
                  "filter forbids", ph, call);
+    else if (res->signo && res->fault == 2)
+        snprintf(v->reason, sizeof v->reason, "crashed with %s in %s: a "
+                 "general-protection fault, which has no address: an aligned "
+                 "vector load or store at an address that is not aligned "
+                 "(movaps, vmovdqa; the ABI promises no alignment, "
+                 "IO-ALIGN-1), or a non-canonical pointer",
+                 sig_name(res->signo), ph);
     else if (res->signo && res->fault) {
         h_layout_fault(L, res, what, sizeof what);
         snprintf(v->reason, sizeof v->reason, "crashed with %s in %s: %s",

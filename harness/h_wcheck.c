@@ -23,7 +23,7 @@ static int check_fault(const h_wrep *m, const h_job *job, h_jres *res)
         return bad(res, "signal number %ld", m->signo, 0);
     if (m->phase < 0 || m->phase >= H_PH_EXEC0 + job->nruns)
         return bad(res, "phase %ld in a job of %ld runs", m->phase, job->nruns);
-    if ((m->fault != 0 && m->fault != 1) || m->write < -1 || m->write > 1)
+    if (m->fault < 0 || m->fault > 2 || m->write < -1 || m->write > 1)
         return bad(res, "fault flags %ld/%ld", m->fault, m->write);
     if (m->late < -1 || m->late > job->nruns)
         return bad(res, "late run %ld of %ld", m->late, job->nruns);

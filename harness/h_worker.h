@@ -67,7 +67,8 @@ typedef struct h_jres {
     /* The worker died or hung. */
     int died;                   /* 0, or 1 */
     int timeout;                /* seconds, when it was killed for a hang */
-    int signo, fault, write;    /* fault: si_addr is meaningful; write: 1 w, 0 r, -1 ? */
+    int signo, fault, write;    /* fault: 1 si_addr is meaningful, 2 a general-
+                                   protection fault (no address); write: 1 w, 0 r, -1 ? */
     uintptr_t addr;
     int exit_status;            /* -1 unless it exited */
     int phase;

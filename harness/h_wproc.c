@@ -36,14 +36,20 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
     fault_msg.seq = w_seq;
     fault_msg.kind = M_FAULT;
     fault_msg.signo = sig;
-    fault_msg.fault = si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS);
+    /* SI_KERNEL: a general-protection fault (an aligned vector access at a
+     * misaligned address, a non-canonical pointer), which has no address. */
+    fault_msg.fault = si->si_code <= 0 || (sig != SIGSEGV && sig != SIGBUS)
+                          ? 0
+                      : si->si_code == SI_KERNEL ? 2
+                                                 : 1;
     fault_msg.addr = (uintptr_t)si->si_addr - (uintptr_t)w_delta;
     fault_msg.write = -1;
-    fault_msg.late = fault_msg.fault ? h_wmem_late((uintptr_t)si->si_addr, w_seq) : 0;
+    fault_msg.late = fault_msg.fault == 1
+                         ? h_wmem_late((uintptr_t)si->si_addr, w_seq) : 0;
     if (sig == SIGSYS && si->si_code == 1) /* SYS_SECCOMP: our filter */
         fault_msg.syscall = si->si_syscall;
 #if defined(__x86_64__) && defined(REG_ERR)
-    if (fault_msg.fault && ctx)
+    if (fault_msg.fault == 1 && ctx)
         fault_msg.write =
             (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #else

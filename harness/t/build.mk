@@ -12,7 +12,7 @@ H_TLIBS := $(O)/harness/t/libnosym.so $(O)/harness/t/libbadabi.so
 
 # The reference with one misbehaviour each (harness/t/misbehave.c).
 H_MIS := overrun underrun read_after read_before input dims unwritten \
-         dims_out hang abort exit unsafe misaligned oneway
+         dims_out hang abort exit unsafe misaligned movdqa oneway
 H_MISLIBS := $(H_MIS:%=$(O)/harness/t/libmis_%.so)
 $(O)/harness/t/libmis_%.so: harness/t/misbehave.c $(O)/libselect_ref.a spec/select.h ref/ref.h
 	@mkdir -p $(@D)

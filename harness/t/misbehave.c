@@ -1,7 +1,7 @@
 /* misbehave.c - the reference with exactly one misbehaviour, chosen by a
  * -DMIS_<KIND> macro: out-of-bounds writes and reads, writes to inputs or
  * their dims, unwritten dst, a hang, a crash, not being thread-safe,
- * needing alignment, ignoring SEL_COND_BIDIRECTIONAL.  harness/t/misbehave.sh requires selcheck to report
+ * needing alignment (raised, and a real movdqa on x86-64), ignoring SEL_COND_BIDIRECTIONAL.  harness/t/misbehave.sh requires selcheck to report
  * each with its own reason (issue 7), and the plain reference to pass.
  */
 #include <signal.h>
@@ -71,6 +71,11 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     /* As an aligned SIMD load would. */
     if ((uintptr_t)then_->data % 16 != 0)
         raise(SIGBUS);
+#elif defined(MIS_MOVDQA) && defined(__x86_64__)
+    /* A real aligned SIMD load: a general-protection fault, which gives
+     * the signal handler no address (si_code SI_KERNEL). */
+    if ((uintptr_t)then_->data % 16 != 0)
+        __asm__ volatile("movdqa (%0), %%xmm0" : : "r"(then_->data) : "xmm0");
 #elif defined(MIS_HANG)
     for (;;) {
         struct timespec ts = {1, 0};

@@ -9,6 +9,8 @@ T=harness/t
 
 # kind|profile|extended regex the failure's message must match
 while IFS='|' read -r kind profile want; do
+    # movdqa is an x86-64 instruction; elsewhere the library is the reference
+    [ "$kind" = movdqa ] && [ "$(uname -m)" != x86_64 ] && continue
     out=$tmp/$kind.tap
     "$O/selcheck" --timeout 1 --profile "$profile" --impl "$O/harness/t/libmis_$kind.so" \
         "$T/misbehave.lua" >"$out" 2>"$tmp/$kind.err"
@@ -33,6 +35,7 @@ abort|openvino|killed by SIGABRT
 exit|openvino|exited with status 3 in execute, run end
 unsafe|openvino|wrong bytes in dst .*run threads
 misaligned|openvino|killed by SIGBUS.*in execute, run shift
+movdqa|openvino|crashed with SIGSEGV in execute, run shift: a general-protection fault, which has no address: an aligned vector load
 oneway|where|rejected a valid case: infer returned SEL_ERR_SHAPE; valid only under the bidirectional cond rule \(BC-NUMPY-5\): the implementation may be ignoring SEL_COND_BIDIRECTIONAL
 LIST
 
