@@ -103,23 +103,34 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
 }
 
 /* Groups of blk < 16 bytes, each written n times: the group repeated over
- * one vector (pshufb by j % blk) and stored every 16 / blk * blk bytes, up
- * to 15 bytes past the group (the next group, or the caller's slack, takes
- * them).  Stops before a 16-byte read would pass avail; returns the groups
- * done. */
+ * a vector (pshufb by j % blk; both 128-bit lanes hold the same 16 source
+ * bytes, so the 32-byte mask indexes within each lane) and stored every
+ * 32 / blk * blk bytes (16 / blk * blk for groups under 16 bytes), up to 31
+ * bytes past the group (the next group, or the caller's slack, takes them):
+ * half the stores of 16-byte vectors.  Stops before a 16-byte read would
+ * pass avail; returns the groups done. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t outer, size_t blk, size_t n, const uint8_t *mask)
 {
-    const size_t step = 16 / blk * blk, bytes = n * blk;
-    const __m128i m = _mm_loadu_si128(CXP(mask));
+    const size_t bytes = n * blk;
     size_t o = 0;
     if (avail < 16)
         return 0;
     outer = outer < (avail - 16) / blk + 1 ? outer : (avail - 16) / blk + 1;
+    if (bytes < 16) { /* one 16-byte store per group */
+        const __m128i m = _mm_loadu_si128(CXP(mask));
+        for (; o < outer; o++, s += blk, d += bytes)
+            _mm_storeu_si128((__m128i *)(void *)d,
+                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m));
+        return o;
+    }
+    const size_t step = 32 / blk * blk;
+    const __m256i m = _mm256_loadu_si256(CVP(mask));
     for (; o < outer; o++, s += blk, d += bytes) {
-        const __m128i v = _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m);
+        const __m256i v = _mm256_shuffle_epi8(
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(s))), m);
         for (size_t i = 0; i < bytes; i += step)
-            _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+            _mm256_storeu_si256(VP(d + i), v);
     }
     return o;
 }

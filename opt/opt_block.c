@@ -142,7 +142,7 @@ static void rep_mid(const char *s, char *d, size_t outer, size_t blk,
 #if defined(__x86_64__)
 #include <pthread.h>
 static opt_xtab tabs[8][16]; /* [blk][n], valid when P > 0 */
-static uint8_t pats[16][16];  /* [blk][j] = j % blk, for opt_xpat__avx2 */
+static uint8_t pats[16][32];  /* [blk][j] = j % blk, for opt_xpat__avx2 */
 static pthread_once_t tabs_once = PTHREAD_ONCE_INIT;
 
 /* Period of the pattern "groups of blk source bytes, each written n
@@ -179,7 +179,7 @@ static void tab_make(opt_xtab *x, size_t blk, size_t n)
 static void tabs_build(void)
 {
     for (size_t blk = 1; blk < 16; blk++)
-        for (size_t j = 0; j < 16; j++)
+        for (size_t j = 0; j < 32; j++)
             pats[blk][j] = (uint8_t)(j % blk);
     for (size_t blk = 1; blk < 8; blk++)
         for (size_t n = 2; n * blk < 16; n++)
