@@ -119,6 +119,10 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
  * bytes.  Returns the groups done before a read would pass avail. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t outer, size_t blk, size_t n, const uint8_t *mask);
+/* opt_avx2.c: `outer` groups of blk >= 32 bytes, each written n times,
+ * by 32-byte moves (no libc call). */
+void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
+                     size_t n);
 #endif
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */

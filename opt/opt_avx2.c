@@ -134,3 +134,20 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
     }
     return o;
 }
+
+/* Groups of blk >= 32 bytes, each written n times: 32-byte moves, the last
+ * one overlapping, inline (a libc call per copy of 64-512 bytes costs more
+ * than the copy).  Reads only the group, writes exactly its copies. */
+void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
+                     size_t n)
+{
+    const size_t last = blk - 32;
+    for (size_t o = 0; o < outer; o++, s += blk) {
+        for (size_t r = 0; r < n; r++, d += blk) {
+            size_t i = 0;
+            for (; i < last; i += 32)
+                _mm256_storeu_si256(VP(d + i), _mm256_loadu_si256(CVP(s + i)));
+            _mm256_storeu_si256(VP(d + last), _mm256_loadu_si256(CVP(s + last)));
+        }
+    }
+}
