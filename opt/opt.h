@@ -84,6 +84,9 @@ typedef struct opt_plan {
 void opt_plan_make(const opt_geom *g, size_t width, opt_plan *p);
 /* The kind and the blocking of a plan whose rank, dims and st are set. */
 void opt_plan_finish(opt_plan *p, size_t width);
+/* A plan whose cond strides are all 0 as a copy or fill of input k alone
+ * (the input cond's one byte picks), its axes coalesced for k only. */
+void opt_plan_pick(const opt_plan *p, int k, size_t width, opt_plan *q);
 
 /* ---- opt_fast.c: validation and planning in one pass ------------------ */
 
