@@ -118,12 +118,13 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t periods, const opt_xtab *x);
 /* opt_avx2.c: `outer` groups of blk < 16 bytes, each written n times, one
  * 32-byte store per 32 / blk * blk bytes (one 16-byte store for groups
- * under 16 bytes; up to 31 past the last group); mask[j] = j % blk, 32
+ * of up to 16 bytes; up to 31 past the last group); mask[j] = j % blk, 32
  * bytes.  Returns the groups done before a read would pass avail. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t outer, size_t blk, size_t n, const uint8_t *mask);
-/* opt_avx2.c: `outer` groups of blk >= 32 bytes, each written n times,
- * by 32-byte moves (no libc call). */
+/* opt_avx2.c: `outer` groups of blk >= 16 bytes, each written n times,
+ * by 32-byte moves (no libc call, no byte stored twice but the overlap of
+ * the last move). */
 void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
                      size_t n);
 #endif

@@ -105,7 +105,7 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
 /* Groups of blk < 16 bytes, each written n times: the group repeated over
  * a vector (pshufb by j % blk; both 128-bit lanes hold the same 16 source
  * bytes, so the 32-byte mask indexes within each lane) and stored every
- * 32 / blk * blk bytes (16 / blk * blk for groups under 16 bytes), up to 31
+ * 32 / blk * blk bytes (one 16-byte store for groups of up to 16), up to 31
  * bytes past the group (the next group, or the caller's slack, takes them):
  * half the stores of 16-byte vectors.  Stops before a 16-byte read would
  * pass avail; returns the groups done. */
@@ -117,7 +117,7 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
     if (avail < 16)
         return 0;
     outer = outer < (avail - 16) / blk + 1 ? outer : (avail - 16) / blk + 1;
-    if (bytes < 16) { /* one 16-byte store per group */
+    if (bytes <= 16) { /* one 16-byte store per group */
         const __m128i m = _mm_loadu_si128(CXP(mask));
         for (; o < outer; o++, s += blk, d += bytes)
             _mm_storeu_si128((__m128i *)(void *)d,
@@ -135,12 +135,25 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
     return o;
 }
 
-/* Groups of blk >= 32 bytes, each written n times: 32-byte moves, the last
- * one overlapping, inline (a libc call per copy of 64-512 bytes costs more
- * than the copy).  Reads only the group, writes exactly its copies. */
+/* Groups of blk >= 16 bytes, each written n times: 32-byte moves, the
+ * last one overlapping (two 16-byte moves under 32 bytes), inline: a libc
+ * call per copy of 64-512 bytes costs more than the copy, and the blocks
+ * are bound by stores, so no byte is stored twice more than it must.
+ * Reads only the group, writes exactly its copies. */
 void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
                      size_t n)
 {
+    if (blk < 32) {
+        for (size_t o = 0; o < outer; o++, s += blk) {
+            const __m128i a = _mm_loadu_si128(CXP(s)),
+                          b = _mm_loadu_si128(CXP(s + blk - 16));
+            for (size_t r = 0; r < n; r++, d += blk) {
+                _mm_storeu_si128((__m128i *)(void *)d, a);
+                _mm_storeu_si128((__m128i *)(void *)(d + blk - 16), b);
+            }
+        }
+        return;
+    }
     const size_t last = blk - 32;
     for (size_t o = 0; o < outer; o++, s += blk) {
         for (size_t r = 0; r < n; r++, d += blk) {

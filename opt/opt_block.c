@@ -201,7 +201,7 @@ static void rep(const brun *x, const char *s, size_t avail, char *d,
     } else if (x->simd && blk < 16)
         g = opt_xpat__avx2((const uint8_t *)s, avail, (uint8_t *)d, outer, blk, n,
                            pats[blk]);
-    if (x->simd && blk >= 32 && blk <= 4096 && (n < 8 || n * blk < 512)) {
+    if (x->simd && blk >= 16) {
         opt_xcopy__avx2((const uint8_t *)s, (uint8_t *)d, outer, blk, n);
         return;
     }
