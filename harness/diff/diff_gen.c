@@ -193,6 +193,28 @@ static void const_cond(rng *r, tcase *c, int64_t *out, int rank)
     note(c, "cond constant");
 }
 
+/* Rank 4-8, dims 2-9, cond and then on alternate axes (1s between),
+ * else whole or on any axes: many blocks whose expansions opt keeps by
+ * walking the blocks in another order (opt_block.c, whole outputs). */
+static void interleaved(rng *r, tcase *c)
+{
+    const int rank = 4 + below(r, 5), odd = below(r, 2);
+    int64_t n = 1;
+    c->b.type = SEL_BROADCAST_NUMPY;
+    for (int i = 0; i < rank; i++) {
+        c->dims[D][i] = 2 + below(r, 8);
+        if (n * c->dims[D][i] > MAX_ELEMS)
+            c->dims[D][i] = 1;
+        n *= c->dims[D][i];
+        c->dims[C][i] = i % 2 == odd ? c->dims[D][i] : 1;
+        c->dims[T][i] = i % 2 != odd ? c->dims[D][i] : 1;
+        c->dims[E][i] = chance(r, 50) ? c->dims[D][i] : 1;
+    }
+    for (int k = 0; k < 4; k++)
+        c->rank[k] = rank;
+    note(c, "interleaved");
+}
+
 void h_gen(uint64_t seed, uint64_t idx, tcase *c)
 {
     rng r = {seed * 0x9e3779b97f4a7c15u ^ (idx + 1) * 0xd1b54a32d192ed03u};
@@ -251,4 +273,6 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
             mutate(&r, c);
     } else if (chance(&r, 4)) /* drawn last: the cases before keep theirs */
         const_cond(&r, c, out, rank);
+    else if (chance(&r, 5))
+        interleaved(&r, c);
 }
