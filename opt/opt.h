@@ -84,6 +84,9 @@ typedef struct opt_plan {
 void opt_plan_make(const opt_geom *g, size_t width, opt_plan *p);
 /* The kind and the blocking of a plan whose rank, dims and st are set. */
 void opt_plan_finish(opt_plan *p, size_t width);
+/* A plan whose cond strides are all 0 as a copy or fill of input k alone
+ * (the input cond's one byte picks), its axes coalesced for k only. */
+void opt_plan_pick(const opt_plan *p, int k, size_t width, opt_plan *q);
 
 /* ---- opt_fast.c: validation and planning in one pass ------------------ */
 
@@ -114,11 +117,16 @@ typedef struct opt_xtab {
 size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t periods, const opt_xtab *x);
 /* opt_avx2.c: `outer` groups of blk < 16 bytes, each written n times, one
- * 16-byte store per 16 / blk * blk bytes (up to 15 past the last group);
- * mask[j] = j % blk.  Returns the groups done before a read would pass
- * avail. */
+ * 32-byte store per 32 / blk * blk bytes (one 16-byte store for groups
+ * of up to 16 bytes; up to 31 past the last group); mask[j] = j % blk, 32
+ * bytes.  Returns the groups done before a read would pass avail. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t outer, size_t blk, size_t n, const uint8_t *mask);
+/* opt_avx2.c: `outer` groups of blk >= 16 bytes, each written n times,
+ * by 32-byte moves (no libc call, no byte stored twice but the overlap of
+ * the last move). */
+void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
+                     size_t n);
 #endif
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */

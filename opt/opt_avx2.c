@@ -103,23 +103,64 @@ size_t opt_xrep__avx2(const uint8_t *s, size_t avail, uint8_t *d,
 }
 
 /* Groups of blk < 16 bytes, each written n times: the group repeated over
- * one vector (pshufb by j % blk) and stored every 16 / blk * blk bytes, up
- * to 15 bytes past the group (the next group, or the caller's slack, takes
- * them).  Stops before a 16-byte read would pass avail; returns the groups
- * done. */
+ * a vector (pshufb by j % blk; both 128-bit lanes hold the same 16 source
+ * bytes, so the 32-byte mask indexes within each lane) and stored every
+ * 32 / blk * blk bytes (one 16-byte store for groups of up to 16), up to 31
+ * bytes past the group (the next group, or the caller's slack, takes them):
+ * half the stores of 16-byte vectors.  Stops before a 16-byte read would
+ * pass avail; returns the groups done. */
 size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t outer, size_t blk, size_t n, const uint8_t *mask)
 {
-    const size_t step = 16 / blk * blk, bytes = n * blk;
-    const __m128i m = _mm_loadu_si128(CXP(mask));
+    const size_t bytes = n * blk;
     size_t o = 0;
     if (avail < 16)
         return 0;
     outer = outer < (avail - 16) / blk + 1 ? outer : (avail - 16) / blk + 1;
+    if (bytes <= 16) { /* one 16-byte store per group */
+        const __m128i m = _mm_loadu_si128(CXP(mask));
+        for (; o < outer; o++, s += blk, d += bytes)
+            _mm_storeu_si128((__m128i *)(void *)d,
+                             _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m));
+        return o;
+    }
+    const size_t step = 32 / blk * blk;
+    const __m256i m = _mm256_loadu_si256(CVP(mask));
     for (; o < outer; o++, s += blk, d += bytes) {
-        const __m128i v = _mm_shuffle_epi8(_mm_loadu_si128(CXP(s)), m);
+        const __m256i v = _mm256_shuffle_epi8(
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(s))), m);
         for (size_t i = 0; i < bytes; i += step)
-            _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+            _mm256_storeu_si256(VP(d + i), v);
     }
     return o;
+}
+
+/* Groups of blk >= 16 bytes, each written n times: 32-byte moves, the
+ * last one overlapping (two 16-byte moves under 32 bytes), inline: a libc
+ * call per copy of 64-512 bytes costs more than the copy, and the blocks
+ * are bound by stores, so no byte is stored twice more than it must.
+ * Reads only the group, writes exactly its copies. */
+void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
+                     size_t n)
+{
+    if (blk < 32) {
+        for (size_t o = 0; o < outer; o++, s += blk) {
+            const __m128i a = _mm_loadu_si128(CXP(s)),
+                          b = _mm_loadu_si128(CXP(s + blk - 16));
+            for (size_t r = 0; r < n; r++, d += blk) {
+                _mm_storeu_si128((__m128i *)(void *)d, a);
+                _mm_storeu_si128((__m128i *)(void *)(d + blk - 16), b);
+            }
+        }
+        return;
+    }
+    const size_t last = blk - 32;
+    for (size_t o = 0; o < outer; o++, s += blk) {
+        for (size_t r = 0; r < n; r++, d += blk) {
+            size_t i = 0;
+            for (; i < last; i += 32)
+                _mm256_storeu_si256(VP(d + i), _mm256_loadu_si256(CVP(s + i)));
+            _mm256_storeu_si256(VP(d + last), _mm256_loadu_si256(CVP(s + last)));
+        }
+    }
 }

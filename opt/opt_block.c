@@ -142,7 +142,7 @@ static void rep_mid(const char *s, char *d, size_t outer, size_t blk,
 #if defined(__x86_64__)
 #include <pthread.h>
 static opt_xtab tabs[8][16]; /* [blk][n], valid when P > 0 */
-static uint8_t pats[16][16];  /* [blk][j] = j % blk, for opt_xpat__avx2 */
+static uint8_t pats[16][32];  /* [blk][j] = j % blk, for opt_xpat__avx2 */
 static pthread_once_t tabs_once = PTHREAD_ONCE_INIT;
 
 /* Period of the pattern "groups of blk source bytes, each written n
@@ -179,7 +179,7 @@ static void tab_make(opt_xtab *x, size_t blk, size_t n)
 static void tabs_build(void)
 {
     for (size_t blk = 1; blk < 16; blk++)
-        for (size_t j = 0; j < 16; j++)
+        for (size_t j = 0; j < 32; j++)
             pats[blk][j] = (uint8_t)(j % blk);
     for (size_t blk = 1; blk < 8; blk++)
         for (size_t n = 2; n * blk < 16; n++)
@@ -201,6 +201,10 @@ static void rep(const brun *x, const char *s, size_t avail, char *d,
     } else if (x->simd && blk < 16)
         g = opt_xpat__avx2((const uint8_t *)s, avail, (uint8_t *)d, outer, blk, n,
                            pats[blk]);
+    if (x->simd && blk >= 16) {
+        opt_xcopy__avx2((const uint8_t *)s, (uint8_t *)d, outer, blk, n);
+        return;
+    }
     if (g >= outer)
         return;
     s += g * blk, d += g * n * blk, outer -= g;
@@ -337,6 +341,100 @@ static void setup(brun *x, const opt_plan *p, const void *const data[3],
     x->k[x->kind] = opt_kernel(isa, wi, x->kind);
 }
 
+/* A walk axis over whole blocks: an axis above the block, or the top axis
+ * in groups of brows rows; operand strides and dst step per step. */
+typedef struct wax {
+    int64_t dim, st[3], dstep;
+} wax;
+
+/* Bytes a walk order expands (ord[0] outermost): each expanded operand is
+ * redone at every step of the innermost axis it steps on, and kept across
+ * the axes inside that one. */
+static double order_cost(const wax *ax, const int *ord, int m,
+                         const double eb[3])
+{
+    double c = 0;
+    for (int k = 0; k < 3; k++) {
+        double runs = 1, prod = 1;
+        for (int i = 0; i < m; i++) {
+            prod *= (double)ax[ord[i]].dim;
+            if (ax[ord[i]].st[k])
+                runs = prod;
+        }
+        c += runs * eb[k];
+    }
+    return c;
+}
+
+/* The walk axes of a plan and an order for them: axes on which the heavier
+ * expansions do not step go inside, so those expansions are kept across
+ * them (rank6_f16: then is expanded 8 times instead of 64, cond 64 times
+ * instead of 8, at half the bytes).  0: keep the row-major walk. */
+static int walk_order(const brun *x, const opt_plan *p, wax *ax, int *ord)
+{
+    const int32_t a = p->btop;
+    const int m = a + 1;
+    int64_t step = p->binner * p->dims[a];
+    double eb[3], wt[SEL_MAX_RANK + 1];
+    int nat[SEL_MAX_RANK + 1];
+
+    if (m < 2 || p->dims[a] % p->brows)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        eb[k] = x->op[k].cls == X_EXPAND
+                    ? (double)(p->brows * p->binner) * (double)x->op[k].w
+                    : 0;
+    for (int32_t i = a - 1; i >= 0; i--) {
+        ax[i].dim = p->dims[i], ax[i].dstep = step;
+        for (int k = 0; k < 3; k++)
+            ax[i].st[k] = p->st[k][i];
+        step *= p->dims[i];
+    }
+    ax[a].dim = p->dims[a] / p->brows, ax[a].dstep = p->brows * p->binner;
+    for (int k = 0; k < 3; k++)
+        ax[a].st[k] = p->st[k][a] * p->brows;
+    for (int i = 0; i < m; i++) { /* weight: bytes kept across axis i */
+        nat[i] = ord[i] = i, wt[i] = 0;
+        for (int k = 0; k < 3; k++)
+            wt[i] += ax[i].st[k] ? 0 : eb[k];
+    }
+    for (int i = 1; i < m; i++) /* stable insertion sort, light outside */
+        for (int j = i; j > 0 && wt[ord[j - 1]] > wt[ord[j]]; j--) {
+            const int t = ord[j];
+            ord[j] = ord[j - 1], ord[j - 1] = t;
+        }
+    return order_cost(ax, ord, m, eb) < 0.75 * order_cost(ax, nat, m, eb);
+}
+
+/* The whole output in the order walk_order chose: 0 when it chose none. */
+static int walk_reordered(brun *x, const opt_plan *p, char *d, size_t w)
+{
+    wax ax[SEL_MAX_RANK + 1];
+    int ord[SEL_MAX_RANK + 1], m = p->btop + 1, i;
+    int64_t idx[SEL_MAX_RANK + 1] = {0}, off[3] = {0, 0, 0}, doff = 0;
+    const int64_t hi = p->brows * p->binner;
+
+    if (!walk_order(x, p, ax, ord))
+        return 0;
+    for (;;) {
+        block(x, off, p->brows, 0, hi, d + (size_t)doff * w);
+        for (i = m - 1; i >= 0; i--) { /* odometer, ord[m - 1] innermost */
+            const wax *v = &ax[ord[i]];
+            for (int k = 0; k < 3; k++)
+                off[k] += v->st[k];
+            doff += v->dstep;
+            if (++idx[i] < v->dim)
+                break;
+            for (int k = 0; k < 3; k++)
+                off[k] -= v->st[k] * v->dim;
+            doff -= v->dstep * v->dim;
+            idx[i] = 0;
+        }
+        if (i < 0)
+            return 1;
+    }
+}
+
 void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
                      size_t w, int isa, int nt, int64_t begin, int64_t end)
 {
@@ -351,6 +449,14 @@ void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
     setup(&x, p, data, w, isa, nt);
     for (int k = 0; k < 3; k++)
         x.op[k].buf = scratch[k], x.op[k].tmp = scratch[3];
+    for (i = 0; i <= a; i++) /* q: the output's elements */
+        q = i ? q * p->dims[i] : p->dims[0];
+    if (begin == 0 && end == q * inner && walk_reordered(&x, p, d, w)) {
+        if (nt)
+            opt_fence();
+        return;
+    }
+    q = row / da;
     for (i = a - 1; i >= 0; i--) { /* coordinates of the first top row */
         idx[i] = q % p->dims[i];
         q /= p->dims[i];

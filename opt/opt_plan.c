@@ -107,3 +107,31 @@ void opt_plan_finish(opt_plan *p, size_t w)
                           : OPT_K_vss;
     blocking(p, w);
 }
+
+/* cond constant over the whole call (a scalar, or broadcast on every axis):
+ * the call is a copy or fill of the input it picks, k, so only that input
+ * and dst need to step alike and the axes coalesce further (a dense then
+ * under a scalar cond becomes one copy, whatever else looks like).  The
+ * other input gets k's strides; it is never read. */
+void opt_plan_pick(const opt_plan *p, int k, size_t w, opt_plan *q)
+{
+    int32_t r = 0;
+
+    for (int32_t i = 0; i < p->rank; i++) {
+        if (r > 0 && q->st[k][r - 1] == p->st[k][i] * p->dims[i]) {
+            q->dims[r - 1] *= p->dims[i];
+            q->st[k][r - 1] = p->st[k][i];
+            continue;
+        }
+        q->dims[r] = p->dims[i];
+        q->st[k][r] = p->st[k][i];
+        r++;
+    }
+    for (int32_t i = 0; i < r; i++)
+        q->st[0][i] = 0, q->st[3 - k][i] = q->st[k][i];
+    q->rank = r;
+    q->footprint = p->footprint;
+    for (int j = 0; j < 3; j++)
+        q->in_bytes[j] = p->in_bytes[j];
+    opt_plan_finish(q, w);
+}

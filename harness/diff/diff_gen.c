@@ -175,6 +175,46 @@ static void mutate(rng *r, tcase *c)
     }
 }
 
+/* One cond byte for the whole call (numpy, cond all 1s) over an output of
+ * about MAX_ELEMS: opt plans a copy or fill of the input it picks, and
+ * copies a dense one of 256 KiB or more in pieces (opt_exec.c). */
+static void const_cond(rng *r, tcase *c, int64_t *out, int rank)
+{
+    const int64_t n = count_of(out, rank);
+    if (n > 0 && rank > 0)
+        out[0] *= MAX_ELEMS / n;
+    c->b.type = SEL_BROADCAST_NUMPY;
+    gen_numpy(r, c, out, rank, 0);
+    c->rank[C] = below(r, rank + 1);
+    for (int i = 0; i < c->rank[C]; i++)
+        c->dims[C][i] = 1;
+    c->rank[D] = rank;
+    memcpy(c->dims[D], out, sizeof(int64_t) * SEL_MAX_RANK);
+    note(c, "cond constant");
+}
+
+/* Rank 4-8, dims 2-9, cond and then on alternate axes (1s between),
+ * else whole or on any axes: many blocks whose expansions opt keeps by
+ * walking the blocks in another order (opt_block.c, whole outputs). */
+static void interleaved(rng *r, tcase *c)
+{
+    const int rank = 4 + below(r, 5), odd = below(r, 2);
+    int64_t n = 1;
+    c->b.type = SEL_BROADCAST_NUMPY;
+    for (int i = 0; i < rank; i++) {
+        c->dims[D][i] = 2 + below(r, 8);
+        if (n * c->dims[D][i] > MAX_ELEMS)
+            c->dims[D][i] = 1;
+        n *= c->dims[D][i];
+        c->dims[C][i] = i % 2 == odd ? c->dims[D][i] : 1;
+        c->dims[T][i] = i % 2 != odd ? c->dims[D][i] : 1;
+        c->dims[E][i] = chance(r, 50) ? c->dims[D][i] : 1;
+    }
+    for (int k = 0; k < 4; k++)
+        c->rank[k] = rank;
+    note(c, "interleaved");
+}
+
 void h_gen(uint64_t seed, uint64_t idx, tcase *c)
 {
     rng r = {seed * 0x9e3779b97f4a7c15u ^ (idx + 1) * 0xd1b54a32d192ed03u};
@@ -231,5 +271,8 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         mutate(&r, c);
         if (chance(&r, 30))
             mutate(&r, c);
-    }
+    } else if (chance(&r, 4)) /* drawn last: the cases before keep theirs */
+        const_cond(&r, c, out, rank);
+    else if (chance(&r, 5))
+        interleaved(&r, c);
 }
