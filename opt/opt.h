@@ -121,11 +121,66 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
                       size_t outer, size_t blk, size_t n, const uint8_t *mask);
 #endif
 
+/* ---- opt_crep.c: a cond repeated per element, read by the kernel ------ */
+
+/* A blocked plan of two levels whose cond has one byte per row of C
+ * output elements (cond [N,1] against [N,C]: a mask per pixel over C
+ * channels) runs a kernel that reads those bytes directly and expands
+ * them to lane masks in registers (no scratch for cond).  One job: n
+ * output elements from element 0, which is element r of its row; c is
+ * that row's cond byte (cavail bytes readable from it); t and e are dense
+ * from element 0, or one element when ts / es. */
+#define OPT_CREP_MAXC 64
+typedef struct opt_crep_job {
+    const uint8_t *c;
+    size_t cavail, r, C, n;
+    const uint8_t *seq; /* seq[k] = k / C for k < C + 72 */
+    const char *t, *e;
+    char *d;
+    int ts, es, nt;
+} opt_crep_job;
+typedef void opt_crep_fn(const opt_crep_job *j);
+
+/* What a call's blocks need: the kernel and the index table, for C. */
+typedef struct opt_crep {
+    opt_crep_fn *fn;
+    size_t C;
+    int64_t brows; /* rows per block: whole 64-byte lines of output */
+    const uint8_t *seq;
+} opt_crep;
+
+/* 1 (and *cr filled) when plan p's blocks qualify at this ISA level and
+ * width; 0 leaves them to the scratch expansion of opt_block.c. */
+int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w);
+/* Output elements [lo, lo + n) of a block (lo counted from the block's
+ * first element, whose row's cond byte is c); t, e and d as in the job
+ * (t, e, d already at element lo). */
+void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
+                    int64_t lo, size_t n, const char *t, int ts,
+                    const char *e, int es, char *d, int nt);
+
+/* Element 0 of a job moves k elements on (k <= 64): the row and phase
+ * follow from seq without a division. */
+static inline void opt_crep_adv(opt_crep_job *j, size_t k)
+{
+    const size_t a = j->seq[j->r + k];
+    j->c += a, j->cavail -= a, j->r += k - a * j->C;
+}
+
+#if defined(__x86_64__)
+/* The kernels, per width (opt_avx2.c; opt_avx512.c's need AVX512-VBMI). */
+opt_crep_fn opt_crep_x8__avx2, opt_crep_x16__avx2, opt_crep_x32__avx2,
+    opt_crep_x64__avx2;
+opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
+    opt_crep_x64__avx512;
+#endif
+
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */
 
 int opt_isa_supported(int isa);     /* the CPU and the OS both allow it */
 const char *opt_isa_name(int isa);  /* "scalar", ...; "?" out of range */
 int opt_isa_active(void);           /* SEL_ISA, else the best supported */
+int opt_cpu_vbmi(void);             /* AVX512-VBMI runs (with the avx512 level) */
 /* Tests only: switch the level for later calls; fails (returns -1) when
  * the level is not supported.  Not for use while calls are in flight. */
 int opt_isa_force(int isa);

@@ -10,7 +10,7 @@
 
 #include <immintrin.h>
 
-#include "opt_kernels.h"
+#include "opt.h"
 
 #define OPT_ISA avx512
 #define OPT_MASKED_TAIL 1
@@ -116,3 +116,91 @@ PART(32, mask32_t, cload32, ctest32, epi32)
 PART(64, mask64_t, cload64, ctest32, epi64)
 
 #include "opt_vloop.h"
+
+/* ---- a cond repeated per element (opt_crep.c) ---------------------------
+ * Per 64 elements one 64-bit mask: the cond window spread over the
+ * elements by vpermb (AVX512-VBMI; opt_crep.c only picks these when cpuid
+ * says so) through the index table, then vptestmb; each vector of the 64
+ * elements takes its lanes' bits of it, so a blend covers a whole vector
+ * at every width (16 elements per blend were too few for 1-2 byte ones). */
+#define VBMI __attribute__((target("avx512vbmi")))
+#define CREP_ALWAYS static inline __attribute__((always_inline)) VBMI
+
+/* Bit i: the cond of element i of the next 64 (element 0 at phase r).  The
+ * load is masked near the end of cond (fewer than 64 bytes readable). */
+CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
+{
+    const __m512i ix = _mm512_loadu_si512(j->seq + j->r);
+    const __m512i w = j->cavail >= 64 ? _mm512_loadu_si512(j->c)
+        : _mm512_maskz_loadu_epi8((__mmask64)((1ull << j->cavail) - 1), j->c);
+    const __m512i x = _mm512_permutexvar_epi8(ix, w);
+    return _mm512_test_epi8_mask(x, x);
+}
+
+/* The kernel per width: parts of fewer than 64 elements masked (the peel
+ * to the streams' alignment, the tail); ts, es and nt made constants. */
+#define CREP512(bits, mt, ld)                                                 \
+    CREP_ALWAYS void crep_part##bits(const opt_crep_job *j, size_t i,         \
+                                     size_t k, VT tv, VT ev)                  \
+    {                                                                         \
+        const size_t W = bits / 8, L = 64 / W;                                \
+        const uint64_t m = crep_bits(j);                                      \
+        for (size_t v = 0; v * L < k; v++) {                                  \
+            const size_t kv = k - v * L < L ? k - v * L : L;                  \
+            const size_t o = (i + v * L) * W;                                 \
+            const mt km = (mt)((1ull << kv) - 1);                             \
+            VT a = j->ts ? tv : _mm512_maskz_loadu_##ld(km, j->t + o);        \
+            VT b = j->es ? ev : _mm512_maskz_loadu_##ld(km, j->e + o);        \
+            _mm512_mask_storeu_##ld(j->d + o, km,                             \
+                                    vpick##bits((mt)(m >> (v * L)), a, b));   \
+        }                                                                     \
+    }                                                                         \
+    CREP_ALWAYS void crep_body##bits(opt_crep_job j, const int ts,            \
+                                     const int es, const int nt)              \
+    {                                                                         \
+        const size_t W = bits / 8, L = 64 / W, n = j.n;                       \
+        const VT tv = ts ? vsplat##bits(j.t) : vzero();                       \
+        const VT ev = es ? vsplat##bits(j.e) : vzero();                       \
+        const size_t mis = (uintptr_t)j.d % 64;                               \
+        size_t i = 0;                                                         \
+        if (nt && mis) { /* peel up to the first aligned vector */            \
+            i = (64 - mis) / W < n ? (64 - mis) / W : n;                      \
+            crep_part##bits(&j, 0, i, tv, ev);                                \
+            opt_crep_adv(&j, i);                                              \
+        }                                                                     \
+        for (; i + 64 <= n; i += 64) {                                        \
+            const uint64_t m = crep_bits(&j);                                 \
+            _Pragma("GCC unroll 8") for (size_t v = 0; v < W; v++) {          \
+                const size_t o = (i + v * L) * W;                             \
+                const VT x = vpick##bits((mt)(m >> (v * L)),                  \
+                                         ts ? tv : vloadu(j.t + o),           \
+                                         es ? ev : vloadu(j.e + o));          \
+                if (nt)                                                       \
+                    vstream(j.d + o, x);                                      \
+                else                                                          \
+                    vstoreu(j.d + o, x);                                      \
+            }                                                                 \
+            opt_crep_adv(&j, 64);                                             \
+        }                                                                     \
+        if (i < n)                                                            \
+            crep_part##bits(&j, i, n - i, tv, ev);                            \
+    }                                                                         \
+    VBMI void opt_crep_x##bits##__avx512(const opt_crep_job *j)               \
+    {                                                                         \
+        const int nt = j->nt && (uintptr_t)j->d % (bits / 8) == 0;           \
+        switch (j->ts * 4 + j->es * 2 + nt) {                                 \
+        case 0: crep_body##bits(*j, 0, 0, 0); break;                          \
+        case 1: crep_body##bits(*j, 0, 0, 1); break;                          \
+        case 2: crep_body##bits(*j, 0, 1, 0); break;                          \
+        case 3: crep_body##bits(*j, 0, 1, 1); break;                          \
+        case 4: crep_body##bits(*j, 1, 0, 0); break;                          \
+        case 5: crep_body##bits(*j, 1, 0, 1); break;                          \
+        case 6: crep_body##bits(*j, 1, 1, 0); break;                          \
+        default: crep_body##bits(*j, 1, 1, 1); break;                         \
+        }                                                                     \
+    }
+
+CREP512(8, mask8_t, epi8)
+CREP512(16, mask16_t, epi16)
+CREP512(32, mask32_t, epi32)
+CREP512(64, mask64_t, epi64)

@@ -45,6 +45,8 @@ typedef struct brun {
     size_t w;
     int nt, simd, kind;           /* kind: the blocks' kernel (cond not
                                      constant) */
+    int crep;                     /* cond read by opt_crep.c's kernel */
+    opt_crep cr;
     xop op[3];
     opt_kernel_fn *k[OPT_K_COUNT];
 } brun;
@@ -258,12 +260,19 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
 
     for (int k = 0; k < 3; k++) {
         xop *o = &x->op[k];
-        if (c && k != c)
+        if ((c && k != c) || (k == 0 && x->crep))
             continue; /* cond picks one input for the whole block */
         ptr[k] = o->cls == X_EXPAND ? expand(x, o, off[k], rows)
                                     : o->src + (size_t)off[k] * o->w;
         if (o->cls != X_CONST)
             ptr[k] += (size_t)lo * o->w;
+    }
+    if (x->crep) {
+        opt_crep_block(&x->cr, (const uint8_t *)x->op[0].src + off[0],
+                       x->op[0].avail - (size_t)off[0], lo, n, ptr[1],
+                       x->op[1].cls == X_CONST, ptr[2],
+                       x->op[2].cls == X_CONST, d + (size_t)lo * w, x->nt);
+        return;
     }
     if (c) {
         x->k[x->op[c].cls == X_CONST ? OPT_K_fill : OPT_K_copy](
@@ -326,6 +335,7 @@ static void setup(brun *x, const opt_plan *p, const void *const data[3],
             passes(o, p, k);
     }
     x->kind = OPT_K_fill;
+    x->crep = opt_crep_setup(&x->cr, p, isa, w);
     if (x->op[0].cls == X_CONST) { /* blocks copy or fill */
         x->k[OPT_K_fill] = opt_kernel(isa, wi, OPT_K_fill);
         x->k[OPT_K_copy] = opt_kernel(isa, wi, OPT_K_copy);
@@ -358,7 +368,8 @@ void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
             off[k] += idx[i] * p->st[k][i];
     }
     while (row * inner + lo < end) {
-        const int64_t rows = p->brows < da - j ? p->brows : da - j;
+        const int64_t br = x.crep ? x.cr.brows - j % x.cr.brows : p->brows;
+        const int64_t rows = br < da - j ? br : da - j;
         const int64_t hi = end - row * inner < rows * inner ? end - row * inner
                                                            : rows * inner;
         int64_t base[3];

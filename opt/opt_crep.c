@@ -1,0 +1,82 @@
+/* opt_crep.c - a cond repeated per element, read directly by the kernel:
+ * cond [N,1] against [N,C] ("a mask per pixel over C channels"), one cond
+ * byte per row of C output elements.  The kernels (opt_avx2.c,
+ * opt_avx512.c) expand the cond bytes to lane masks in registers through
+ * an index table, so cond takes no scratch pass and no second read.
+ *
+ * This file decides when a blocked plan qualifies, holds the tables and
+ * turns a block's part into a job.  Then and else keep what opt_block.c
+ * gives them: dense in place, one element, or expanded into scratch (a
+ * tiled default, built once per call).
+ */
+#include "opt.h"
+
+#if defined(__x86_64__)
+#include <pthread.h>
+
+/* seqs[C][k] = k / C: the cond byte (from the row of element 0) of element
+ * k when element 0 is the first of its row; from phase r the window is
+ * seqs[C] + r.  k reaches C - 1 + 64 (a window) and r + 64 (a step). */
+#define SEQ_LEN (OPT_CREP_MAXC + 72)
+static uint8_t seqs[OPT_CREP_MAXC + 1][SEQ_LEN];
+static pthread_once_t seqs_once = PTHREAD_ONCE_INIT;
+
+static void seqs_build(void)
+{
+    for (size_t C = 1; C <= OPT_CREP_MAXC; C++)
+        for (size_t k = 0; k < SEQ_LEN; k++)
+            seqs[C][k] = (uint8_t)(k / C);
+}
+
+static opt_crep_fn *const avx2_fns[4] = {
+    opt_crep_x8__avx2, opt_crep_x16__avx2, opt_crep_x32__avx2,
+    opt_crep_x64__avx2};
+static opt_crep_fn *const avx512_fns[4] = {
+    opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
+    opt_crep_x64__avx512};
+#endif
+
+int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w)
+{
+#if defined(__x86_64__)
+    const int32_t top = p->btop, in = p->rank - 1;
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    int64_t unit;
+
+    /* Two levels: rows of C, cond one byte per row, contiguous. */
+    if (top < 0 || top != in - 1 || p->st[0][in] != 0 || p->st[0][top] != 1 ||
+        p->dims[in] < 2 || p->dims[in] > OPT_CREP_MAXC)
+        return 0;
+    if (isa >= OPT_ISA_avx512 && opt_cpu_vbmi())
+        cr->fn = avx512_fns[wi];
+    else if (isa >= OPT_ISA_avx2) /* also AVX-512 without VBMI */
+        cr->fn = avx2_fns[wi];
+    else
+        return 0;
+    pthread_once(&seqs_once, seqs_build);
+    cr->C = (size_t)p->dims[in];
+    cr->seq = seqs[cr->C];
+    /* Blocks of whole 64-byte lines (aligned when dst is): a vector
+     * split over two lines costs as much as a second access. */
+    for (unit = 1; unit * cr->C * w % 64; unit++)
+        ;
+    cr->brows = p->brows >= unit ? p->brows / unit * unit : p->brows;
+    return 1;
+#else
+    (void)cr, (void)p, (void)isa, (void)w;
+    return 0;
+#endif
+}
+
+void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
+                    int64_t lo, size_t n, const char *t, int ts,
+                    const char *e, int es, char *d, int nt)
+{
+    const size_t row = (size_t)lo / cr->C;
+    opt_crep_job j;
+
+    j.c = c + row, j.cavail = cavail - row;
+    j.r = (size_t)lo - row * cr->C, j.C = cr->C, j.n = n, j.seq = cr->seq;
+    j.t = t, j.e = e, j.d = d, j.ts = ts, j.es = es, j.nt = nt;
+    cr->fn(&j);
+}
