@@ -167,6 +167,15 @@ static inline void opt_crep_adv(opt_crep_job *j, size_t k)
     j->c += a, j->cavail -= a, j->r += k - a * j->C;
 }
 
+/* The same for a fixed k = q * C + m: no load in the loop-carried chain
+ * (a load per step made a 1-byte kernel wait on its own latency). */
+static inline void opt_crep_step(opt_crep_job *j, size_t q, size_t m)
+{
+    const size_t r = j->r + m, wrap = r >= j->C, a = q + wrap;
+    j->r = wrap ? r - j->C : r;
+    j->c += a, j->cavail -= a;
+}
+
 #if defined(__x86_64__)
 /* The kernels, per width (opt_avx2.c; opt_avx512.c's need AVX512-VBMI). */
 opt_crep_fn opt_crep_x8__avx2, opt_crep_x16__avx2, opt_crep_x32__avx2,

@@ -192,7 +192,7 @@ CREP_ALWAYS __m128i crep_half(VT z, size_t v, size_t W)
         const size_t W = bits / 8, L = 32 / W, n = j.n;                       \
         const VT tv = ts ? vsplat##bits(j.t) : vzero();                       \
         const VT ev = es ? vsplat##bits(j.e) : vzero();                       \
-        const size_t mis = (uintptr_t)j.d % 32;                               \
+        const size_t mis = (uintptr_t)j.d % 32, q = 32 / j.C, m = 32 % j.C;   \
         size_t i = 0;                                                         \
         if (nt && mis) { /* peel up to the first aligned vector */            \
             i = (32 - mis) / W < n ? (32 - mis) / W : n;                      \
@@ -211,7 +211,7 @@ CREP_ALWAYS __m128i crep_half(VT z, size_t v, size_t W)
                 else                                                          \
                     vstoreu(j.d + o, x);                                      \
             }                                                                 \
-            opt_crep_adv(&j, 32);                                             \
+            opt_crep_step(&j, q, m);                                          \
         }                                                                     \
         crep_plain(&j, i, n - i, W);                                          \
     }                                                                         \

@@ -161,7 +161,7 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
         const size_t W = bits / 8, L = 64 / W, n = j.n;                       \
         const VT tv = ts ? vsplat##bits(j.t) : vzero();                       \
         const VT ev = es ? vsplat##bits(j.e) : vzero();                       \
-        const size_t mis = (uintptr_t)j.d % 64;                               \
+        const size_t mis = (uintptr_t)j.d % 64, q = 64 / j.C, m = 64 % j.C;   \
         size_t i = 0;                                                         \
         if (nt && mis) { /* peel up to the first aligned vector */            \
             i = (64 - mis) / W < n ? (64 - mis) / W : n;                      \
@@ -169,10 +169,10 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
             opt_crep_adv(&j, i);                                              \
         }                                                                     \
         for (; i + 64 <= n; i += 64) {                                        \
-            const uint64_t m = crep_bits(&j);                                 \
+            const uint64_t b = crep_bits(&j);                                 \
             _Pragma("GCC unroll 8") for (size_t v = 0; v < W; v++) {          \
                 const size_t o = (i + v * L) * W;                             \
-                const VT x = vpick##bits((mt)(m >> (v * L)),                  \
+                const VT x = vpick##bits((mt)(b >> (v * L)),                  \
                                          ts ? tv : vloadu(j.t + o),           \
                                          es ? ev : vloadu(j.e + o));          \
                 if (nt)                                                       \
@@ -180,7 +180,7 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
                 else                                                          \
                     vstoreu(j.d + o, x);                                      \
             }                                                                 \
-            opt_crep_adv(&j, 64);                                             \
+            opt_crep_step(&j, q, m);                                          \
         }                                                                     \
         if (i < n)                                                            \
             crep_part##bits(&j, i, n - i, tv, ev);                            \
