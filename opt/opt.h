@@ -128,8 +128,10 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
  * channels) runs a kernel that reads those bytes directly and expands
  * them to lane masks in registers (no scratch for cond).  One job: n
  * output elements from element 0, which is element r of its row; c is
- * that row's cond byte (cavail bytes readable from it); t and e are dense
- * from element 0, or one element when ts / es. */
+ * that row's cond byte (cavail bytes readable from it); t and e by mode
+ * ts / es: 0 dense from element 0, 1 one element, 2 a tile (period C)
+ * expanded densely from element 0.  P: 1 or 3 when a tile's pattern over
+ * 64-element groups repeats every P groups (0: neither, kept in memory). */
 #define OPT_CREP_MAXC 64
 typedef struct opt_crep_job {
     const uint8_t *c;
@@ -137,7 +139,7 @@ typedef struct opt_crep_job {
     const uint8_t *seq; /* seq[k] = k / C for k < C + 72 */
     const char *t, *e;
     char *d;
-    int ts, es, nt;
+    int ts, es, nt, P;
 } opt_crep_job;
 typedef void opt_crep_fn(const opt_crep_job *j);
 
@@ -146,6 +148,8 @@ typedef struct opt_crep {
     opt_crep_fn *fn;
     size_t C;
     int64_t brows; /* rows per block: whole 64-byte lines of output */
+    int tile[3];   /* operand k (1, 2) is a tile when expanded */
+    int P;
     const uint8_t *seq;
 } opt_crep;
 
@@ -153,11 +157,11 @@ typedef struct opt_crep {
  * width; 0 leaves them to the scratch expansion of opt_block.c. */
 int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w);
 /* Output elements [lo, lo + n) of a block (lo counted from the block's
- * first element, whose row's cond byte is c); t, e and d as in the job
- * (t, e, d already at element lo). */
+ * first element, whose row's cond byte is c); t, e and d already at
+ * element lo; tcls / ecls: 0 dense, 1 constant, 2 expanded. */
 void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
-                    int64_t lo, size_t n, const char *t, int ts,
-                    const char *e, int es, char *d, int nt);
+                    int64_t lo, size_t n, const char *t, int tcls,
+                    const char *e, int ecls, char *d, int nt);
 
 /* Element 0 of a job moves k elements on (k <= 64): the row and phase
  * follow from seq without a division. */

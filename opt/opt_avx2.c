@@ -162,8 +162,9 @@ static void crep_plain(const opt_crep_job *j, size_t i, size_t k, size_t W)
 {
     for (size_t q = 0; q < k; q++)
         memcpy(j->d + (i + q) * W,
-               j->c[j->seq[j->r + q]] ? (j->ts ? j->t : j->t + (i + q) * W)
-                                      : (j->es ? j->e : j->e + (i + q) * W),
+               j->c[j->seq[j->r + q]]
+                   ? (j->ts == 1 ? j->t : j->t + (i + q) * W)
+                   : (j->es == 1 ? j->e : j->e + (i + q) * W),
                W);
 }
 
@@ -218,7 +219,7 @@ CREP_ALWAYS __m128i crep_half(VT z, size_t v, size_t W)
     void opt_crep_x##bits##__avx2(const opt_crep_job *j)                      \
     {                                                                         \
         const int nt = j->nt && (uintptr_t)j->d % (bits / 8) == 0;           \
-        switch (j->ts * 4 + j->es * 2 + nt) {                                 \
+        switch ((j->ts == 1) * 4 + (j->es == 1) * 2 + nt) {                   \
         case 0: crep_body##bits(*j, 0, 0, 0); break;                          \
         case 1: crep_body##bits(*j, 0, 0, 1); break;                          \
         case 2: crep_body##bits(*j, 0, 1, 0); break;                          \

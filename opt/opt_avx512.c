@@ -137,8 +137,12 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
     return _mm512_test_epi8_mask(x, x);
 }
 
-/* The kernel per width: parts of fewer than 64 elements masked (the peel
- * to the streams' alignment, the tail); ts, es and nt made constants. */
+/* The kernel per width.  then and else each come from memory (dense, or
+ * a tile expanded in scratch) or from registers: a splat, or a tile whose
+ * pattern repeats every P groups of 64 elements (P = 1 when C divides 64,
+ * 3 for C = 3, 6, 12, ...), loaded once per call (tr, er).  Groups of
+ * fewer than 64 elements (the peel to the streams' alignment, the tail)
+ * are masked. */
 #define CREP512(bits, mt, ld)                                                 \
     CREP_ALWAYS void crep_part##bits(const opt_crep_job *j, size_t i,         \
                                      size_t k, VT tv, VT ev)                  \
@@ -149,54 +153,89 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
             const size_t kv = k - v * L < L ? k - v * L : L;                  \
             const size_t o = (i + v * L) * W;                                 \
             const mt km = (mt)((1ull << kv) - 1);                             \
-            VT a = j->ts ? tv : _mm512_maskz_loadu_##ld(km, j->t + o);        \
-            VT b = j->es ? ev : _mm512_maskz_loadu_##ld(km, j->e + o);        \
+            VT a = j->ts == 1 ? tv : _mm512_maskz_loadu_##ld(km, j->t + o);   \
+            VT b = j->es == 1 ? ev : _mm512_maskz_loadu_##ld(km, j->e + o);   \
             _mm512_mask_storeu_##ld(j->d + o, km,                             \
                                     vpick##bits((mt)(m >> (v * L)), a, b));   \
         }                                                                     \
     }                                                                         \
-    CREP_ALWAYS void crep_body##bits(opt_crep_job j, const int ts,            \
-                                     const int es, const int nt)              \
+    CREP_ALWAYS void crep_group##bits(const opt_crep_job *j, size_t i,        \
+                                      const VT *rt, const VT *re,             \
+                                      const int tr, const int er, int nt)     \
     {                                                                         \
-        const size_t W = bits / 8, L = 64 / W, n = j.n;                       \
-        const VT tv = ts ? vsplat##bits(j.t) : vzero();                       \
-        const VT ev = es ? vsplat##bits(j.e) : vzero();                       \
-        const size_t mis = (uintptr_t)j.d % 64, q = 64 / j.C, m = 64 % j.C;   \
-        size_t i = 0;                                                         \
+        const size_t W = bits / 8, L = 64 / W;                                \
+        const uint64_t b = crep_bits(j);                                      \
+        _Pragma("GCC unroll 8") for (size_t v = 0; v < W; v++) {              \
+            const size_t o = (i + v * L) * W;                                 \
+            const VT x = vpick##bits((mt)(b >> (v * L)),                      \
+                                     tr ? rt[v] : vloadu(j->t + o),           \
+                                     er ? re[v] : vloadu(j->e + o));          \
+            if (nt)                                                           \
+                vstream(j->d + o, x);                                         \
+            else                                                              \
+                vstoreu(j->d + o, x);                                         \
+        }                                                                     \
+    }                                                                         \
+    /* The register copies of an operand for g groups from element i. */     \
+    CREP_ALWAYS void crep_regs##bits(VT *r, const char *p, int mode,          \
+                                     size_t i, size_t g)                      \
+    {                                                                         \
+        _Pragma("GCC unroll 24") for (size_t k = 0; k < g * (bits / 8); k++)  \
+            r[k] = mode == 1 ? vsplat##bits(p) : vloadu(p + i * (bits / 8) +  \
+                                                        k * 64);              \
+    }                                                                         \
+    CREP_ALWAYS void crep_body##bits(opt_crep_job j, const int tr,            \
+                                     const int er, const size_t P)            \
+    {                                                                         \
+        const size_t W = bits / 8, n = j.n, q = 64 / j.C, m = 64 % j.C;       \
+        const VT tv = j.ts == 1 ? vsplat##bits(j.t) : vzero();                \
+        const VT ev = j.es == 1 ? vsplat##bits(j.e) : vzero();                \
+        const size_t mis = (uintptr_t)j.d % 64;                               \
+        const int nt = j.nt;                                                  \
+        size_t i = 0, g = 0, G;                                               \
+        VT rt[3 * (bits / 8)], re[3 * (bits / 8)];                            \
+        _Pragma("GCC unroll 24") for (size_t k = 0; k < 3 * W; k++)           \
+            rt[k] = re[k] = vzero(); /* what the groups below never read */   \
         if (nt && mis) { /* peel up to the first aligned vector */            \
             i = (64 - mis) / W < n ? (64 - mis) / W : n;                      \
             crep_part##bits(&j, 0, i, tv, ev);                                \
             opt_crep_adv(&j, i);                                              \
         }                                                                     \
-        for (; i + 64 <= n; i += 64) {                                        \
-            const uint64_t b = crep_bits(&j);                                 \
-            _Pragma("GCC unroll 8") for (size_t v = 0; v < W; v++) {          \
-                const size_t o = (i + v * L) * W;                             \
-                const VT x = vpick##bits((mt)(b >> (v * L)),                  \
-                                         ts ? tv : vloadu(j.t + o),           \
-                                         es ? ev : vloadu(j.e + o));          \
-                if (nt)                                                       \
-                    vstream(j.d + o, x);                                      \
-                else                                                          \
-                    vstoreu(j.d + o, x);                                      \
+        G = (n - i) / 64; /* whole groups */                                  \
+        if (tr)                                                               \
+            crep_regs##bits(rt, j.t, j.ts, i, G < P ? G : P);                 \
+        if (er)                                                               \
+            crep_regs##bits(re, j.e, j.es, i, G < P ? G : P);                 \
+        for (; g + P <= G; g += P) {                                          \
+            _Pragma("GCC unroll 3") for (size_t h = 0; h < P; h++) {          \
+                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er, nt);  \
+                opt_crep_step(&j, q, m), i += 64;                             \
             }                                                                 \
-            opt_crep_step(&j, q, m);                                          \
+        }                                                                     \
+        _Pragma("GCC unroll 3") for (size_t h = 0; h + 1 < P; h++) {          \
+            if (g + h < G) { /* the period's first groups, same phases */     \
+                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er, nt);  \
+                opt_crep_step(&j, q, m), i += 64;                             \
+            }                                                                 \
         }                                                                     \
         if (i < n)                                                            \
             crep_part##bits(&j, i, n - i, tv, ev);                            \
     }                                                                         \
     VBMI void opt_crep_x##bits##__avx512(const opt_crep_job *j)               \
     {                                                                         \
-        const int nt = j->nt && (uintptr_t)j->d % (bits / 8) == 0;           \
-        switch (j->ts * 4 + j->es * 2 + nt) {                                 \
-        case 0: crep_body##bits(*j, 0, 0, 0); break;                          \
-        case 1: crep_body##bits(*j, 0, 0, 1); break;                          \
-        case 2: crep_body##bits(*j, 0, 1, 0); break;                          \
-        case 3: crep_body##bits(*j, 0, 1, 1); break;                          \
-        case 4: crep_body##bits(*j, 1, 0, 0); break;                          \
-        case 5: crep_body##bits(*j, 1, 0, 1); break;                          \
-        case 6: crep_body##bits(*j, 1, 1, 0); break;                          \
-        default: crep_body##bits(*j, 1, 1, 1); break;                         \
+        opt_crep_job k = *j;                                                  \
+        const int tr = k.ts == 1 || (k.ts == 2 && k.P);                       \
+        const int er = k.es == 1 || (k.es == 2 && k.P);                       \
+        const int p3 = k.P == 3 && ((tr && k.ts == 2) || (er && k.es == 2));  \
+        k.nt = k.nt && (uintptr_t)k.d % (bits / 8) == 0;                      \
+        switch (tr * 2 + er + p3 * 4) {                                       \
+        case 0: crep_body##bits(k, 0, 0, 1); break;                           \
+        case 1: crep_body##bits(k, 0, 1, 1); break;                           \
+        case 2: crep_body##bits(k, 1, 0, 1); break;                           \
+        case 3: crep_body##bits(k, 1, 1, 1); break;                           \
+        case 5: crep_body##bits(k, 0, 1, 3); break;                           \
+        case 6: crep_body##bits(k, 1, 0, 3); break;                           \
+        default: crep_body##bits(k, 1, 1, 3); break;                          \
         }                                                                     \
     }
 

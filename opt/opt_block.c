@@ -270,8 +270,8 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
     if (x->crep) {
         opt_crep_block(&x->cr, (const uint8_t *)x->op[0].src + off[0],
                        x->op[0].avail - (size_t)off[0], lo, n, ptr[1],
-                       x->op[1].cls == X_CONST, ptr[2],
-                       x->op[2].cls == X_CONST, d + (size_t)lo * w, x->nt);
+                       x->op[1].cls, ptr[2], x->op[2].cls,
+                       d + (size_t)lo * w, x->nt);
         return;
     }
     if (c) {

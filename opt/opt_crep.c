@@ -61,6 +61,13 @@ int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w)
     for (unit = 1; unit * cr->C * w % 64; unit++)
         ;
     cr->brows = p->brows >= unit ? p->brows / unit * unit : p->brows;
+    /* A tile: dense along the row, the same for every row.  Its pattern
+     * over 64-element groups repeats every C / gcd(C, 64) groups. */
+    for (int k = 1; k < 3; k++)
+        cr->tile[k] = p->st[k][in] == 1 && p->st[k][top] == 0;
+    for (unit = 1; unit * 64 % (int64_t)cr->C; unit++)
+        ;
+    cr->P = unit == 1 || unit == 3 ? (int)unit : 0;
     return 1;
 #else
     (void)cr, (void)p, (void)isa, (void)w;
@@ -69,14 +76,16 @@ int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w)
 }
 
 void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
-                    int64_t lo, size_t n, const char *t, int ts,
-                    const char *e, int es, char *d, int nt)
+                    int64_t lo, size_t n, const char *t, int tcls,
+                    const char *e, int ecls, char *d, int nt)
 {
     const size_t row = (size_t)lo / cr->C;
     opt_crep_job j;
 
     j.c = c + row, j.cavail = cavail - row;
     j.r = (size_t)lo - row * cr->C, j.C = cr->C, j.n = n, j.seq = cr->seq;
-    j.t = t, j.e = e, j.d = d, j.ts = ts, j.es = es, j.nt = nt;
+    j.t = t, j.e = e, j.d = d, j.nt = nt, j.P = cr->P;
+    j.ts = tcls == 1 ? 1 : tcls == 2 && cr->tile[1] ? 2 : 0;
+    j.es = ecls == 1 ? 1 : ecls == 2 && cr->tile[2] ? 2 : 0;
     cr->fn(&j);
 }
