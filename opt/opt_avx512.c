@@ -176,11 +176,11 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
                 vstoreu(j->d + o, x);                                         \
         }                                                                     \
     }                                                                         \
-    /* The register copies of an operand for g groups from element i. */     \
+    /* The register copies of an operand for P groups from element i. */     \
     CREP_ALWAYS void crep_regs##bits(VT *r, const char *p, int mode,          \
-                                     size_t i, size_t g)                      \
+                                     size_t i, const size_t P)                \
     {                                                                         \
-        _Pragma("GCC unroll 24") for (size_t k = 0; k < g * (bits / 8); k++)  \
+        _Pragma("GCC unroll 24") for (size_t k = 0; k < P * (bits / 8); k++)  \
             r[k] = mode == 1 ? vsplat##bits(p) : vloadu(p + i * (bits / 8) +  \
                                                         k * 64);              \
     }                                                                         \
@@ -191,30 +191,38 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
         const VT tv = j.ts == 1 ? vsplat##bits(j.t) : vzero();                \
         const VT ev = j.es == 1 ? vsplat##bits(j.e) : vzero();                \
         const size_t mis = (uintptr_t)j.d % 64;                               \
-        const int nt = j.nt;                                                  \
-        size_t i = 0, g = 0, G;                                               \
+        size_t i = 0, g = 0, G, k;                                            \
         VT rt[3 * (bits / 8)], re[3 * (bits / 8)];                            \
-        _Pragma("GCC unroll 24") for (size_t k = 0; k < 3 * W; k++)           \
-            rt[k] = re[k] = vzero(); /* what the groups below never read */   \
-        if (nt && mis) { /* peel up to the first aligned vector */            \
+        if (j.nt && mis) { /* peel up to the first aligned vector */          \
             i = (64 - mis) / W < n ? (64 - mis) / W : n;                      \
             crep_part##bits(&j, 0, i, tv, ev);                                \
             opt_crep_adv(&j, i);                                              \
         }                                                                     \
         G = (n - i) / 64; /* whole groups */                                  \
+        for (; G < P && i < n; i += k) { /* too short for the registers */   \
+            k = n - i < 63 ? n - i : 63;                                      \
+            crep_part##bits(&j, i, k, tv, ev);                                \
+            opt_crep_adv(&j, k);                                              \
+        }                                                                     \
+        if (i == n)                                                           \
+            return;                                                           \
+        _Pragma("GCC unroll 24") for (k = 0; k < P * W; k++)                  \
+            rt[k] = re[k] = vzero(); /* for the dense operands */            \
         if (tr)                                                               \
-            crep_regs##bits(rt, j.t, j.ts, i, G < P ? G : P);                 \
+            crep_regs##bits(rt, j.t, j.ts, i, P);                             \
         if (er)                                                               \
-            crep_regs##bits(re, j.e, j.es, i, G < P ? G : P);                 \
+            crep_regs##bits(re, j.e, j.es, i, P);                             \
         for (; g + P <= G; g += P) {                                          \
             _Pragma("GCC unroll 3") for (size_t h = 0; h < P; h++) {          \
-                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er, nt);  \
+                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er,       \
+                                 j.nt);                                       \
                 opt_crep_step(&j, q, m), i += 64;                             \
             }                                                                 \
         }                                                                     \
         _Pragma("GCC unroll 3") for (size_t h = 0; h + 1 < P; h++) {          \
             if (g + h < G) { /* the period's first groups, same phases */     \
-                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er, nt);  \
+                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er,       \
+                                 j.nt);                                       \
                 opt_crep_step(&j, q, m), i += 64;                             \
             }                                                                 \
         }                                                                     \
