@@ -181,9 +181,9 @@ static inline void opt_crep_step(opt_crep_job *j, size_t q, size_t m)
 }
 
 #if defined(__x86_64__)
-/* The kernels, per width (opt_avx2.c; opt_avx512.c's need AVX512-VBMI). */
-opt_crep_fn opt_crep_x8__avx2, opt_crep_x16__avx2, opt_crep_x32__avx2,
-    opt_crep_x64__avx2;
+/* The kernels, per width (opt_avx2.c: none for 1-byte elements, where the
+ * scratch expansion is faster; opt_avx512.c's need AVX512-VBMI). */
+opt_crep_fn opt_crep_x16__avx2, opt_crep_x32__avx2, opt_crep_x64__avx2;
 opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
     opt_crep_x64__avx512;
 #endif

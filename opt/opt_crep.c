@@ -28,8 +28,8 @@ static void seqs_build(void)
             seqs[C][k] = (uint8_t)(k / C);
 }
 
-static opt_crep_fn *const avx2_fns[4] = {
-    opt_crep_x8__avx2, opt_crep_x16__avx2, opt_crep_x32__avx2,
+static opt_crep_fn *const avx2_fns[4] = { /* none for 1 byte (opt.h) */
+    NULL, opt_crep_x16__avx2, opt_crep_x32__avx2,
     opt_crep_x64__avx2};
 static opt_crep_fn *const avx512_fns[4] = {
     opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
@@ -52,6 +52,8 @@ int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w)
     else if (isa >= OPT_ISA_avx2) /* also AVX-512 without VBMI */
         cr->fn = avx2_fns[wi];
     else
+        cr->fn = NULL;
+    if (!cr->fn)
         return 0;
     pthread_once(&seqs_once, seqs_build);
     cr->C = (size_t)p->dims[in];
