@@ -154,8 +154,18 @@ typedef struct opt_crep {
 } opt_crep;
 
 /* 1 (and *cr filled) when plan p's blocks qualify at this ISA level and
- * width; 0 leaves them to the scratch expansion of opt_block.c. */
-int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa, size_t w);
+ * width; 0 leaves them to the scratch expansion of opt_block.c.  The shape
+ * test is inline: most blocked calls fail it, tiny ones among them. */
+int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w);
+static inline int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa,
+                                 size_t w)
+{
+    const int32_t top = p->btop, in = p->rank - 1;
+    /* Two levels: rows of C, cond one byte per row, contiguous. */
+    if (top < 0 || top != in - 1 || p->st[0][in] != 0 || p->st[0][top] != 1)
+        return 0;
+    return opt_crep_init(cr, p, isa, w);
+}
 /* Output elements [lo, lo + n) of a block (lo counted from the block's
  * first element, whose row's cond byte is c); t, e and d already at
  * element lo; tcls / ecls: 0 dense, 1 constant, 2 expanded. */
