@@ -88,7 +88,8 @@ void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
                     int64_t lo, size_t n, const char *t, int tcls,
                     const char *e, int ecls, char *d, int nt)
 {
-    const size_t row = (size_t)lo / cr->C;
+    const size_t row = lo ? (size_t)lo / cr->C : 0; /* lo: 0 but in the
+                                                       first block of a chunk */
     opt_crep_job j;
 
     j.c = c + row, j.cavail = cavail - row;
