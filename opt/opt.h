@@ -149,7 +149,9 @@ typedef struct opt_crep {
     size_t C;
     int64_t brows; /* rows per block: whole 64-byte lines of output */
     int tile[3];   /* operand k (1, 2) is a tile when expanded */
-    int P;
+    int P;         /* the job's P; 0 for the AVX2 kernels (no registers) */
+    int64_t trows; /* rows a tile needs expanded (P > 0), else 0 */
+    size_t w;
     const uint8_t *seq;
 } opt_crep;
 
@@ -168,7 +170,8 @@ static inline int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa,
 }
 /* Output elements [lo, lo + n) of a block (lo counted from the block's
  * first element, whose row's cond byte is c); t, e and d already at
- * element lo; tcls / ecls: 0 dense, 1 constant, 2 expanded. */
+ * element lo; tcls / ecls: 0 dense, 1 constant, 2 expanded (a tile with
+ * trows > 0: only trows rows of it, which repeat every row). */
 void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
                     int64_t lo, size_t n, const char *t, int tcls,
                     const char *e, int ecls, char *d, int nt);

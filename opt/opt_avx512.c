@@ -142,20 +142,24 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
  * pattern repeats every P groups of 64 elements (P = 1 when C divides 64,
  * 3 for C = 3, 6, 12, ...), loaded once per call (tr, er).  Groups of
  * fewer than 64 elements (the peel to the streams' alignment, the tail)
- * are masked. */
+ * are masked.  A register tile is read from memory only within its first
+ * 64 * (P + 2) elements (the tail reads the period's first groups), so
+ * opt_block.c expands only that much of it. */
 #define CREP512(bits, mt, ld)                                                 \
+    /* Elements i..i+k-1, k < 64; then and else of element i at tp, ep. */  \
     CREP_ALWAYS void crep_part##bits(const opt_crep_job *j, size_t i,         \
-                                     size_t k, VT tv, VT ev)                  \
+                                     size_t k, VT tv, VT ev, const char *tp,  \
+                                     const char *ep)                          \
     {                                                                         \
         const size_t W = bits / 8, L = 64 / W;                                \
         const uint64_t m = crep_bits(j);                                      \
         for (size_t v = 0; v * L < k; v++) {                                  \
             const size_t kv = k - v * L < L ? k - v * L : L;                  \
-            const size_t o = (i + v * L) * W;                                 \
+            const size_t o = v * L * W;                                       \
             const mt km = (mt)((1ull << kv) - 1);                             \
-            VT a = j->ts == 1 ? tv : _mm512_maskz_loadu_##ld(km, j->t + o);   \
-            VT b = j->es == 1 ? ev : _mm512_maskz_loadu_##ld(km, j->e + o);   \
-            _mm512_mask_storeu_##ld(j->d + o, km,                             \
+            VT a = j->ts == 1 ? tv : _mm512_maskz_loadu_##ld(km, tp + o);     \
+            VT b = j->es == 1 ? ev : _mm512_maskz_loadu_##ld(km, ep + o);     \
+            _mm512_mask_storeu_##ld(j->d + i * W + o, km,                     \
                                     vpick##bits((mt)(m >> (v * L)), a, b));   \
         }                                                                     \
     }                                                                         \
@@ -191,17 +195,18 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
         const VT tv = j.ts == 1 ? vsplat##bits(j.t) : vzero();                \
         const VT ev = j.es == 1 ? vsplat##bits(j.e) : vzero();                \
         const size_t mis = (uintptr_t)j.d % 64;                               \
-        size_t i = 0, g = 0, G, k;                                            \
+        size_t i = 0, g = 0, G, k, i0;                                        \
         VT rt[3 * (bits / 8)], re[3 * (bits / 8)];                            \
         if (j.nt && mis) { /* peel up to the first aligned vector */          \
             i = (64 - mis) / W < n ? (64 - mis) / W : n;                      \
-            crep_part##bits(&j, 0, i, tv, ev);                                \
+            crep_part##bits(&j, 0, i, tv, ev, j.t, j.e);                      \
             opt_crep_adv(&j, i);                                              \
         }                                                                     \
         G = (n - i) / 64; /* whole groups */                                  \
+        i0 = i;                                                               \
         for (; G < P && i < n; i += k) { /* too short for the registers */   \
             k = n - i < 63 ? n - i : 63;                                      \
-            crep_part##bits(&j, i, k, tv, ev);                                \
+            crep_part##bits(&j, i, k, tv, ev, j.t + i * W, j.e + i * W);      \
             opt_crep_adv(&j, k);                                              \
         }                                                                     \
         if (i == n)                                                           \
@@ -226,8 +231,12 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
                 opt_crep_step(&j, q, m), i += 64;                             \
             }                                                                 \
         }                                                                     \
-        if (i < n)                                                            \
-            crep_part##bits(&j, i, n - i, tv, ev);                            \
+        if (i < n) { /* a register tile repeats: read at the period's start */\
+            const size_t s = i0 + (i - i0) / 64 % P * 64;                     \
+            crep_part##bits(&j, i, n - i, tv, ev,                             \
+                            j.t + (tr && j.ts == 2 ? s : i) * W,              \
+                            j.e + (er && j.es == 2 ? s : i) * W);             \
+        }                                                                     \
     }                                                                         \
     VBMI void opt_crep_x##bits##__avx512(const opt_crep_job *j)               \
     {                                                                         \

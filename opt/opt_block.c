@@ -262,8 +262,9 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
         xop *o = &x->op[k];
         if ((c && k != c) || (k == 0 && x->crep))
             continue; /* cond picks one input for the whole block */
-        ptr[k] = o->cls == X_EXPAND ? expand(x, o, off[k], rows)
-                                    : o->src + (size_t)off[k] * o->w;
+        ptr[k] = o->cls != X_EXPAND ? o->src + (size_t)off[k] * o->w
+                 : expand(x, o, off[k], x->crep && x->cr.tile[k] && x->cr.trows
+                                            ? x->cr.trows : rows);
         if (o->cls != X_CONST)
             ptr[k] += (size_t)lo * o->w;
     }

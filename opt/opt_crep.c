@@ -76,7 +76,11 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
         cr->tile[k] = p->st[k][in] == 1 && p->st[k][top] == 0;
     for (unit = 1; unit * 64 % (int64_t)cr->C; unit++)
         ;
-    cr->P = unit == 1 || unit == 3 ? (int)unit : 0;
+    cr->P = (unit == 1 || unit == 3) && cr->fn != avx2_fns[wi] ? (int)unit : 0;
+    /* What the kernel reads of a register tile (opt_avx512.c), from any
+     * phase: the tile need not be expanded over the whole block. */
+    cr->trows = cr->P ? (int64_t)((cr->C + 64 * (size_t)(cr->P + 2)) / cr->C + 1) : 0;
+    cr->w = w;
     return 1;
 #else
     (void)cr, (void)p, (void)isa, (void)w;
@@ -97,5 +101,9 @@ void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
     j.t = t, j.e = e, j.d = d, j.nt = nt, j.P = cr->P;
     j.ts = tcls == 1 ? 1 : tcls == 2 && cr->tile[1] ? 2 : 0;
     j.es = ecls == 1 ? 1 : ecls == 2 && cr->tile[2] ? 2 : 0;
+    if (cr->trows) { /* a tile's element lo is its element lo % C */
+        const size_t back = ((size_t)lo - j.r) * cr->w;
+        j.t = j.ts == 2 ? t - back : t, j.e = j.es == 2 ? e - back : e;
+    }
     cr->fn(&j);
 }

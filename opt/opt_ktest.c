@@ -124,20 +124,26 @@ static size_t make_lengths(void)
 static const size_t crep_cs[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
                                  15, 16, 17, 24, 31, 32, 33, 48, 63, 64};
 
+/* keep: what the operand's elements 0..n-1 are; p: what the kernel gets.
+ * A tile from phase r (element k is (r + k) % C) is expanded over lim
+ * elements only, garbage after: a register tile must not be read there. */
 static void crep_fill(uint8_t *p, uint8_t *keep, int mode, size_t w,
-                      size_t n, size_t r, size_t C)
+                      size_t n, size_t r, size_t C, size_t lim)
 {
+    uint8_t pat[OPT_CREP_MAXC * 8];
+    for (size_t k = 0; k < C * w; k++)
+        pat[k] = (uint8_t)next();
     for (size_t k = 0; k < (n ? n : 1) * w; k++)
-        keep[k] = mode == 2 && k >= C * w ? keep[k - C * w] : (uint8_t)next();
-    if (mode == 2) /* the tile from phase r: element k is (r + k) % C */
-        for (size_t k = 0; k < n; k++)
-            memcpy(p + k * w, keep + (r + k) % C * w, w);
-    else
-        memcpy(p, keep, (n ? n : 1) * w);
+        p[k] = keep[k] = (uint8_t)next();
+    if (mode != 2)
+        return;
+    for (size_t k = 0; k < n; k++)
+        memcpy(keep + k * w, pat + (r + k) % C * w, w);
+    memcpy(p, keep, (lim < n ? lim : n) * w);
 }
 
 static int crep_one(opt_crep_fn *f, const char *name, size_t w, size_t C,
-                    size_t n, size_t off)
+                    size_t n, size_t off, int regs)
 {
     static uint8_t seq[OPT_CREP_MAXC + 72];
     const size_t r = (size_t)next() % C, rows = (r + n + C - 1) / C;
@@ -154,16 +160,17 @@ static int crep_one(opt_crep_fn *f, const char *name, size_t w, size_t C,
         u++;
     for (k = 0; k < rows; k++)
         c[k] = cond_bytes[next() % 5];
-    crep_fill(t, t0, ts, w, n, r, C);
-    crep_fill(e, e0, es, w, n, r, C);
+    j.P = regs && (u == 1 || u == 3) ? (int)u : 0; /* as opt_crep.c */
+    crep_fill(t, t0, ts, w, n, r, C, j.P ? 64 * (size_t)(j.P + 2) : n);
+    crep_fill(e, e0, es, w, n, r, C, j.P ? 64 * (size_t)(j.P + 2) : n);
     for (k = 0; k < n; k++)
-        memcpy(want + k * w, c[(r + k) / C] ? (ts == 1 ? t : t + k * w)
-                                            : (es == 1 ? e : e + k * w), w);
+        memcpy(want + k * w, c[(r + k) / C] ? (ts == 1 ? t0 : t0 + k * w)
+                                            : (es == 1 ? e0 : e0 + k * w), w);
     memset(dbuf, POISON, n * w + 2 * GUARD + 64);
     d = inplace == 1 ? t : inplace == 2 ? e : d;
     j.c = c, j.cavail = rows, j.r = r, j.C = C, j.n = n, j.seq = seq;
     j.t = (const char *)t, j.e = (const char *)e, j.d = (char *)d;
-    j.ts = ts, j.es = es, j.nt = (int)(next() % 2), j.P = u == 1 || u == 3 ? (int)u : 0;
+    j.ts = ts, j.es = es, j.nt = (int)(next() % 2);
     f(&j);
     opt_fence();
     for (k = 0; k < n * w; k++)
@@ -208,7 +215,7 @@ static int crep_tests(int tests, int *failed, const size_t *lens, size_t nlen)
             for (size_t ci = 0; ci < sizeof crep_cs / sizeof *crep_cs; ci++)
                 for (size_t li = 0; li < nlen && !bad; li += 1 + ci % 3)
                     bad |= crep_one(fns[l][wi], name, (size_t)1 << wi,
-                                    crep_cs[ci], lens[li], li * 7 + ci);
+                                    crep_cs[ci], lens[li], li * 7 + ci, l);
             *failed += bad;
             printf("%s %d - %s\n", bad ? "not ok" : "ok", ++tests, name);
         }
