@@ -123,9 +123,9 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
 
 /* ---- opt_crep.c: a cond repeated per element, read by the kernel ------ */
 
-/* A blocked plan of two levels whose cond has one byte per row of C
- * output elements (cond [N,1] against [N,C]: a mask per pixel over C
- * channels) runs a kernel that reads those bytes directly and expands
+/* A blocked plan whose cond has one byte per row of C output elements
+ * over each block (cond [N,1] against [N,C]: a mask per pixel over C
+ * channels; also [H,W,1] against [H,W,C] with a [W,C] else) runs a kernel that reads those bytes directly and expands
  * them to lane masks in registers (no scratch for cond).  One job: n
  * output elements from element 0, which is element r of its row; c is
  * that row's cond byte (cavail bytes readable from it); t and e by mode
@@ -150,7 +150,7 @@ typedef struct opt_crep {
     int64_t brows; /* rows per block: whole 64-byte lines of output */
     int tile[3];   /* operand k (1, 2) is a tile when expanded */
     int P;         /* the job's P; 0 for the AVX2 kernels (no registers) */
-    int64_t trows; /* rows a tile needs expanded (P > 0), else 0 */
+    int64_t trows; /* block rows a tile needs expanded (P > 0), else 0 */
     size_t w;
     const uint8_t *seq;
 } opt_crep;
@@ -163,8 +163,9 @@ static inline int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa,
                                  size_t w)
 {
     const int32_t top = p->btop, in = p->rank - 1;
-    /* Two levels: rows of C, cond one byte per row, contiguous. */
-    if (top < 0 || top != in - 1 || p->st[0][in] != 0 || p->st[0][top] != 1)
+    /* Rows of C, cond one byte per row (contiguous over the block: the
+     * rest in opt_crep_init). */
+    if (top < 0 || top > in - 1 || p->st[0][in] != 0 || p->st[0][in - 1] != 1)
         return 0;
     return opt_crep_init(cr, p, isa, w);
 }

@@ -51,6 +51,12 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
 
     if (p->dims[in] < 2 || p->dims[in] > OPT_CREP_MAXC) /* shape: opt.h */
         return 0;
+    for (int32_t a = in - 1; a >= top; a--) { /* cond contiguous */
+        if (p->st[0][a] != elems)
+            return 0;
+        elems *= a > top ? p->dims[a] : 1;
+    }
+    elems = 1;
     for (int32_t a = 0; a < p->rank; a++)
         elems *= p->dims[a];
     if (isa >= OPT_ISA_avx512 && opt_cpu_vbmi())
@@ -67,19 +73,24 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
     cr->seq = seqs[cr->C];
     /* Blocks of whole 64-byte lines (aligned when dst is): a vector
      * split over two lines costs as much as a second access. */
-    for (unit = 1; unit * cr->C * w % 64; unit++)
+    for (unit = 1; unit * p->binner * (int64_t)w % 64; unit++)
         ;
     cr->brows = p->brows >= unit ? p->brows / unit * unit : p->brows;
     /* A tile: dense along the row, the same for every row.  Its pattern
      * over 64-element groups repeats every C / gcd(C, 64) groups. */
-    for (int k = 1; k < 3; k++)
-        cr->tile[k] = p->st[k][in] == 1 && p->st[k][top] == 0;
+    for (int k = 1; k < 3; k++) {
+        cr->tile[k] = p->st[k][in] == 1;
+        for (int32_t a = top; a < in; a++)
+            cr->tile[k] &= p->st[k][a] == 0;
+    }
     for (unit = 1; unit * 64 % (int64_t)cr->C; unit++)
         ;
     cr->P = (unit == 1 || unit == 3) && cr->fn != avx2_fns[wi] ? (int)unit : 0;
     /* What the kernel reads of a register tile (opt_avx512.c), from any
      * phase: the tile need not be expanded over the whole block. */
-    cr->trows = cr->P ? (int64_t)((cr->C + 64 * (size_t)(cr->P + 2)) / cr->C + 1) : 0;
+    unit = (int64_t)cr->C + 64 * (cr->P + 2); /* elements, from the start */
+    cr->trows = (unit + p->binner - 1) / p->binner; /* top rows of them */
+    cr->trows = !cr->P ? 0 : cr->trows < p->brows ? cr->trows : p->brows;
     cr->w = w;
     return 1;
 #else

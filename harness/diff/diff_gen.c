@@ -64,8 +64,9 @@ static int pick_short_rows(rng *r, int64_t *out)
 
 /* A cond per "pixel" over C channels (opt_crep.c: cond read by the
  * kernel): cond [..., 1] against an output [..., C] with C of 1-17 or
- * around 32 and 64; then and else each dense, a per-channel tile, a scalar
- * or repeated per pixel like cond, some leading 1s dropped. */
+ * around 32 and 64; then and else each dense, a per-channel tile, a scalar,
+ * repeated per pixel like cond or a [..., W, C] default (blocks of more
+ * than one axis), some leading 1s dropped. */
 static void gen_crep(rng *r, tcase *c, int64_t *out, int rank)
 {
     static const int64_t big[] = {24, 31, 32, 33, 48, 63, 64, 65};
@@ -74,11 +75,12 @@ static void gen_crep(rng *r, tcase *c, int64_t *out, int rank)
     out[rank - 1] = ch;
     c->b.type = SEL_BROADCAST_NUMPY;
     for (int k = C; k <= E; k++) {
-        const int form = k == C ? 3 : below(r, 4), drop = below(r, 2);
+        const int form = k == C ? 3 : below(r, 5), drop = below(r, 2);
         c->rank[k] = form == 2 ? 0 : rank - drop;
         for (int i = drop; i < rank; i++)
             c->dims[k][i - drop] = form == 0 ? out[i] /* dense */
                 : form == 1 ? (i == rank - 1 ? ch : 1)        /* tile */
+                : form == 4 ? (i >= rank - 2 ? out[i] : 1)    /* [W,C] */
                 : i == rank - 1 ? 1 : out[i];                 /* per pixel */
     }
 }
