@@ -132,11 +132,12 @@ size_t opt_xpat__avx2(const uint8_t *s, size_t avail, uint8_t *d,
  * ts / es: 0 dense from element 0, 1 one element, 2 a tile (period C)
  * expanded densely from element 0.  P: 1 or 3 when a tile's pattern over
  * 64-element groups repeats every P groups (0: neither, kept in memory). */
-#define OPT_CREP_MAXC 64
+#define OPT_CREP_SEQC 64   /* C with an index table (both ISAs) */
+#define OPT_CREP_MAXC 511  /* C up to (AVX-512: two rows per 64 elements) */
 typedef struct opt_crep_job {
     const uint8_t *c;
     size_t cavail, r, C, n;
-    const uint8_t *seq; /* seq[k] = k / C for k < C + 72 */
+    const uint8_t *seq; /* seq[k] = k / C for k < C + 72 (C <= SEQC) */
     const char *t, *e;
     char *d;
     int ts, es, nt, P;
@@ -178,10 +179,11 @@ void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
                     const char *e, int ecls, char *d, int nt);
 
 /* Element 0 of a job moves k elements on (k <= 64): the row and phase
- * follow from seq without a division. */
+ * follow from seq (or, past SEQC, at most one row) without a division. */
 static inline void opt_crep_adv(opt_crep_job *j, size_t k)
 {
-    const size_t a = j->seq[j->r + k];
+    const size_t a = j->C > OPT_CREP_SEQC ? j->r + k >= j->C
+                                          : j->seq[j->r + k];
     j->c += a, j->cavail -= a, j->r += k - a * j->C;
 }
 

@@ -127,9 +127,17 @@ PART(64, mask64_t, cload64, ctest32, epi64)
 #define CREP_ALWAYS static inline __attribute__((always_inline)) VBMI
 
 /* Bit i: the cond of element i of the next 64 (element 0 at phase r).  The
- * load is masked near the end of cond (fewer than 64 bytes readable). */
+ * load is masked near the end of cond (fewer than 64 bytes readable).
+ * Rows longer than the table's C: the 64 elements span two rows at most,
+ * the rest of this one and the start of the next. */
 CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
 {
+    if (j->C > OPT_CREP_SEQC) {
+        const size_t f = j->C - j->r; /* > 0: elements left in the row */
+        const uint64_t lo = f >= 64 ? ~0ull : (1ull << f) - 1;
+        return (j->c[0] ? lo : 0) |
+               (f < 64 && j->cavail > 1 && j->c[1] ? ~lo : 0);
+    }
     const __m512i ix = _mm512_loadu_si512(j->seq + j->r);
     const __m512i w = j->cavail >= 64 ? _mm512_loadu_si512(j->c)
         : _mm512_maskz_loadu_epi8((__mmask64)((1ull << j->cavail) - 1), j->c);

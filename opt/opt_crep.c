@@ -17,13 +17,13 @@
 /* seqs[C][k] = k / C: the cond byte (from the row of element 0) of element
  * k when element 0 is the first of its row; from phase r the window is
  * seqs[C] + r.  k reaches C - 1 + 64 (a window) and r + 64 (a step). */
-#define SEQ_LEN (OPT_CREP_MAXC + 72)
-static uint8_t seqs[OPT_CREP_MAXC + 1][SEQ_LEN];
+#define SEQ_LEN (OPT_CREP_SEQC + 72)
+static uint8_t seqs[OPT_CREP_SEQC + 1][SEQ_LEN];
 static pthread_once_t seqs_once = PTHREAD_ONCE_INIT;
 
 static void seqs_build(void)
 {
-    for (size_t C = 1; C <= OPT_CREP_MAXC; C++)
+    for (size_t C = 1; C <= OPT_CREP_SEQC; C++)
         for (size_t k = 0; k < SEQ_LEN; k++)
             seqs[C][k] = (uint8_t)(k / C);
 }
@@ -61,8 +61,8 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
         elems *= p->dims[a];
     if (isa >= OPT_ISA_avx512 && opt_cpu_vbmi())
         cr->fn = avx512_fns[wi];
-    else if (isa >= OPT_ISA_avx2 && elems >= AVX2_MIN) /* also AVX-512
-                                                          without VBMI */
+    else if (isa >= OPT_ISA_avx2 && elems >= AVX2_MIN &&
+             p->dims[in] <= OPT_CREP_SEQC) /* also AVX-512 without VBMI */
         cr->fn = avx2_fns[wi];
     else
         cr->fn = NULL;
@@ -70,7 +70,7 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
         return 0;
     pthread_once(&seqs_once, seqs_build);
     cr->C = (size_t)p->dims[in];
-    cr->seq = seqs[cr->C];
+    cr->seq = cr->C <= OPT_CREP_SEQC ? seqs[cr->C] : NULL;
     /* Blocks of whole 64-byte lines (aligned when dst is): a vector
      * split over two lines costs as much as a second access. */
     for (unit = 1; unit * p->binner * (int64_t)w % 64; unit++)

@@ -121,8 +121,10 @@ static size_t make_lengths(void)
  * (period C) expanded from element 0; streams on and off, in place,
  * misaligned; against the plain loop, guards included. */
 #define CREP_TESTS (2 * OPT_WIDTH_COUNT)
-static const size_t crep_cs[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                                 15, 16, 17, 24, 31, 32, 33, 48, 63, 64};
+static const size_t crep_cs[] = {2,  3,  4,  5,   6,   7,   8,   9,
+                                 10, 11, 12, 13,  14,  15,  16,  17,
+                                 24, 31, 32, 33,  48,  63,  64,  65,
+                                 96, 100, 127, 128, 192, 255, 300, 511};
 
 /* keep: what the operand's elements 0..n-1 are; p: what the kernel gets.
  * A tile from phase r (element k is (r + k) % C) is expanded over lim
@@ -145,7 +147,7 @@ static void crep_fill(uint8_t *p, uint8_t *keep, int mode, size_t w,
 static int crep_one(opt_crep_fn *f, const char *name, size_t w, size_t C,
                     size_t n, size_t off, int regs)
 {
-    static uint8_t seq[OPT_CREP_MAXC + 72];
+    static uint8_t seq[OPT_CREP_SEQC + 72];
     const size_t r = (size_t)next() % C, rows = (r + n + C - 1) / C;
     const int ts = (int)(next() % 3), es = (int)(next() % 3);
     const int inplace = next() % 4 == 0 ? (ts == 0 ? 1 : es == 0 ? 2 : 0) : 0;
@@ -168,7 +170,8 @@ static int crep_one(opt_crep_fn *f, const char *name, size_t w, size_t C,
                                             : (es == 1 ? e0 : e0 + k * w), w);
     memset(dbuf, POISON, n * w + 2 * GUARD + 64);
     d = inplace == 1 ? t : inplace == 2 ? e : d;
-    j.c = c, j.cavail = rows, j.r = r, j.C = C, j.n = n, j.seq = seq;
+    j.c = c, j.cavail = rows, j.r = r, j.C = C, j.n = n;
+    j.seq = C <= OPT_CREP_SEQC ? seq : NULL;
     j.t = (const char *)t, j.e = (const char *)e, j.d = (char *)d;
     j.ts = ts, j.es = es, j.nt = (int)(next() % 2);
     f(&j);
@@ -213,7 +216,9 @@ static int crep_tests(int tests, int *failed, const size_t *lens, size_t nlen)
                 continue;
             }
             for (size_t ci = 0; ci < sizeof crep_cs / sizeof *crep_cs; ci++)
-                for (size_t li = 0; li < nlen && !bad; li += 1 + ci % 3)
+                for (size_t li = 0; li < nlen && !bad &&
+                                    (l || crep_cs[ci] <= OPT_CREP_SEQC);
+                     li += 1 + ci % 3) /* AVX2: tables only */
                     bad |= crep_one(fns[l][wi], name, (size_t)1 << wi,
                                     crep_cs[ci], lens[li], li * 7 + ci, l);
             *failed += bad;

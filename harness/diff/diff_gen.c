@@ -64,13 +64,14 @@ static int pick_short_rows(rng *r, int64_t *out)
 
 /* A cond per "pixel" over C channels (opt_crep.c: cond read by the
  * kernel): cond [..., 1] against an output [..., C] with C of 1-17 or
- * around 32 and 64; then and else each dense, a per-channel tile, a scalar,
+ * 24-300 (past 64 only AVX-512 reads cond itself); then and else each dense, a per-channel tile, a scalar,
  * repeated per pixel like cond or a [..., W, C] default (blocks of more
  * than one axis), some leading 1s dropped. */
 static void gen_crep(rng *r, tcase *c, int64_t *out, int rank)
 {
-    static const int64_t big[] = {24, 31, 32, 33, 48, 63, 64, 65};
-    const int64_t ch = chance(r, 75) ? 1 + below(r, 17) : big[below(r, 8)];
+    static const int64_t big[] = {24, 31, 32, 33, 48,  63,  64,
+                                  65, 96, 100, 128, 192, 255, 300};
+    const int64_t ch = chance(r, 70) ? 1 + below(r, 17) : big[below(r, 14)];
     out[0] = out[0] * out[rank - 1] / ch > 1 ? out[0] * out[rank - 1] / ch : 1;
     out[rank - 1] = ch;
     c->b.type = SEL_BROADCAST_NUMPY;
