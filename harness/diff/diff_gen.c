@@ -62,6 +62,14 @@ static int pick_short_rows(rng *r, int64_t *out)
     return rank;
 }
 
+static int64_t count_of(const int64_t *d, int rank)
+{
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= d[i];
+    return n;
+}
+
 /* A cond per "pixel" over C channels (opt_crep.c: cond read by the
  * kernel): cond [..., 1] against an output [..., C] with C of 1-17 or
  * 24-300 (past 64 only AVX-512 reads cond itself); then and else each dense, a per-channel tile, a scalar,
@@ -74,6 +82,12 @@ static void gen_crep(rng *r, tcase *c, int64_t *out, int rank)
     const int64_t ch = chance(r, 70) ? 1 + below(r, 17) : big[below(r, 14)];
     out[0] = out[0] * out[rank - 1] / ch > 1 ? out[0] * out[rank - 1] / ch : 1;
     out[rank - 1] = ch;
+    while (count_of(out, rank) > MAX_ELEMS) { /* a larger C: halve others */
+        int m = 0;
+        for (int i = 1; i < rank - 1; i++)
+            m = out[i] > out[m] ? i : m;
+        out[m] /= 2;
+    }
     c->b.type = SEL_BROADCAST_NUMPY;
     for (int k = C; k <= E; k++) {
         const int form = k == C ? 3 : below(r, 5), drop = below(r, 2);
@@ -84,14 +98,6 @@ static void gen_crep(rng *r, tcase *c, int64_t *out, int rank)
                 : form == 4 ? (i >= rank - 2 ? out[i] : 1)    /* [W,C] */
                 : i == rank - 1 ? 1 : out[i];                 /* per pixel */
     }
-}
-
-static int64_t count_of(const int64_t *d, int rank)
-{
-    int64_t n = 1;
-    for (int i = 0; i < rank; i++)
-        n *= d[i];
-    return n;
 }
 
 /* numpy: per output axis, which operands carry the dim (else a 1); then
