@@ -40,6 +40,16 @@ static opt_crep_fn *const avx2_fns[4] = { /* none for 1 byte (opt.h) */
 static opt_crep_fn *const avx512_fns[4] = {
     opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
     opt_crep_x64__avx512};
+
+/* gcd(x, 64), x > 0: no division (a loop of x / gcd divisions took
+ * microseconds for an odd C near 511). */
+static uint64_t gcd64(uint64_t x)
+{
+    uint64_t g = 1;
+    while (g < 64 && !(x & g))
+        g <<= 1;
+    return g;
+}
 #endif
 
 int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
@@ -73,8 +83,7 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
     cr->seq = cr->C <= OPT_CREP_SEQC ? seqs[cr->C] : NULL;
     /* Blocks of whole 64-byte lines (aligned when dst is): a vector
      * split over two lines costs as much as a second access. */
-    for (unit = 1; unit * p->binner * (int64_t)w % 64; unit++)
-        ;
+    unit = 64 / gcd64((uint64_t)p->binner * w);
     cr->brows = p->brows >= unit ? p->brows / unit * unit : p->brows;
     /* A tile: dense along the row, the same for every row.  Its pattern
      * over 64-element groups repeats every C / gcd(C, 64) groups. */
@@ -83,8 +92,7 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
         for (int32_t a = top; a < in; a++)
             cr->tile[k] &= p->st[k][a] == 0;
     }
-    for (unit = 1; unit * 64 % (int64_t)cr->C; unit++)
-        ;
+    unit = (int64_t)(cr->C / gcd64(cr->C));
     cr->P = (unit == 1 || unit == 3) && cr->fn != avx2_fns[wi] ? (int)unit : 0;
     /* What the kernel reads of a register tile (opt_avx512.c), from any
      * phase: the tile need not be expanded over the whole block. */
