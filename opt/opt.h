@@ -97,6 +97,15 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
                   const sel_tensor *dst, opt_plan *p, size_t *width);
 
+/* ---- opt_brep.c: the blocks' expansion pass ------------------------- */
+
+/* 1 when the vector passes serve this ISA level (its tables built once). */
+int opt_brep_init(int isa);
+/* `outer` groups of blk bytes at s (avail bytes readable from s), each
+ * written n times, to d; simd: opt_brep_init's answer. */
+void opt_brep(int simd, const char *s, size_t avail, char *d, size_t outer,
+              size_t blk, size_t n);
+
 /* ---- opt_block.c: short rows in blocks -------------------------------- */
 
 /* Output elements [begin, end) of a blocked plan (btop >= 0). */
@@ -129,11 +138,95 @@ void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
                      size_t n);
 #endif
 
+/* ---- opt_crep.c: a cond repeated per element, read by the kernel ------ */
+
+/* A blocked plan whose cond has one byte per row of C output elements
+ * over each block (cond [N,1] against [N,C]: a mask per pixel over C
+ * channels; also [H,W,1] against [H,W,C] with a [W,C] else) runs a kernel that reads those bytes directly and expands
+ * them to lane masks in registers (no scratch for cond).  One job: n
+ * output elements from element 0, which is element r of its row; c is
+ * that row's cond byte (cavail bytes readable from it); t and e by mode
+ * ts / es: 0 dense from element 0, 1 one element, 2 a tile (period C)
+ * expanded densely from element 0.  P: 1 or 3 when a tile's pattern over
+ * 64-element groups repeats every P groups (0: neither, kept in memory). */
+#define OPT_CREP_SEQC 64   /* C with an index table (both ISAs) */
+#define OPT_CREP_MAXC 511  /* C up to (AVX-512: two rows per 64 elements) */
+typedef struct opt_crep_job {
+    const uint8_t *c;
+    size_t cavail, r, C, n;
+    const uint8_t *seq; /* seq[k] = k / C for k < C + 72 (C <= SEQC) */
+    const char *t, *e;
+    char *d;
+    int ts, es, nt, P;
+} opt_crep_job;
+typedef void opt_crep_fn(const opt_crep_job *j);
+
+/* What a call's blocks need: the kernel and the index table, for C. */
+typedef struct opt_crep {
+    opt_crep_fn *fn;
+    size_t C;
+    int64_t brows; /* rows per block: whole 64-byte lines of output */
+    int tile[3];   /* operand k (1, 2) is a tile when expanded */
+    int P;         /* the job's P; 0 for the AVX2 kernels (no registers) */
+    int64_t trows; /* block rows a tile needs expanded (P > 0), else 0 */
+    size_t w;
+    const uint8_t *seq;
+} opt_crep;
+
+/* 1 (and *cr filled) when plan p's blocks qualify at this ISA level and
+ * width; 0 leaves them to the scratch expansion of opt_block.c.  The shape
+ * test is inline: most blocked calls fail it, tiny ones among them. */
+int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w);
+static inline int opt_crep_setup(opt_crep *cr, const opt_plan *p, int isa,
+                                 size_t w)
+{
+    const int32_t top = p->btop, in = p->rank - 1;
+    /* Rows of C, cond one byte per row (contiguous over the block: the
+     * rest in opt_crep_init). */
+    if (top < 0 || top > in - 1 || p->st[0][in] != 0 || p->st[0][in - 1] != 1)
+        return 0;
+    return opt_crep_init(cr, p, isa, w);
+}
+/* Output elements [lo, lo + n) of a block (lo counted from the block's
+ * first element, whose row's cond byte is c); t, e and d already at
+ * element lo; tcls / ecls: 0 dense, 1 constant, 2 expanded (a tile with
+ * trows > 0: only trows rows of it, which repeat every row). */
+void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
+                    int64_t lo, size_t n, const char *t, int tcls,
+                    const char *e, int ecls, char *d, int nt);
+
+/* Element 0 of a job moves k elements on (k <= 64): the row and phase
+ * follow from seq (or, past SEQC, at most one row) without a division. */
+static inline void opt_crep_adv(opt_crep_job *j, size_t k)
+{
+    const size_t a = j->C > OPT_CREP_SEQC ? j->r + k >= j->C
+                                          : j->seq[j->r + k];
+    j->c += a, j->cavail -= a, j->r += k - a * j->C;
+}
+
+/* The same for a fixed k = q * C + m: no load in the loop-carried chain
+ * (a load per step made a 1-byte kernel wait on its own latency). */
+static inline void opt_crep_step(opt_crep_job *j, size_t q, size_t m)
+{
+    const size_t r = j->r + m, wrap = r >= j->C, a = q + wrap;
+    j->r = wrap ? r - j->C : r;
+    j->c += a, j->cavail -= a;
+}
+
+#if defined(__x86_64__)
+/* The kernels, per width (opt_avx2.c: none for 1-byte elements, where the
+ * scratch expansion is faster; opt_avx512.c's need AVX512-VBMI). */
+opt_crep_fn opt_crep_x16__avx2, opt_crep_x32__avx2, opt_crep_x64__avx2;
+opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
+    opt_crep_x64__avx512;
+#endif
+
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */
 
 int opt_isa_supported(int isa);     /* the CPU and the OS both allow it */
 const char *opt_isa_name(int isa);  /* "scalar", ...; "?" out of range */
 int opt_isa_active(void);           /* SEL_ISA, else the best supported */
+int opt_cpu_vbmi(void);             /* AVX512-VBMI runs (with the avx512 level) */
 /* Tests only: switch the level for later calls; fails (returns -1) when
  * the level is not supported.  Not for use while calls are in flight. */
 int opt_isa_force(int isa);

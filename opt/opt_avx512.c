@@ -10,7 +10,7 @@
 
 #include <immintrin.h>
 
-#include "opt_kernels.h"
+#include "opt.h"
 
 #define OPT_ISA avx512
 #define OPT_MASKED_TAIL 1
@@ -116,3 +116,155 @@ PART(32, mask32_t, cload32, ctest32, epi32)
 PART(64, mask64_t, cload64, ctest32, epi64)
 
 #include "opt_vloop.h"
+
+/* ---- a cond repeated per element (opt_crep.c) ---------------------------
+ * Per 64 elements one 64-bit mask: the cond window spread over the
+ * elements by vpermb (AVX512-VBMI; opt_crep.c only picks these when cpuid
+ * says so) through the index table, then vptestmb; each vector of the 64
+ * elements takes its lanes' bits of it, so a blend covers a whole vector
+ * at every width (16 elements per blend were too few for 1-2 byte ones). */
+#define VBMI __attribute__((target("avx512vbmi")))
+#define CREP_ALWAYS static inline __attribute__((always_inline)) VBMI
+
+/* Bit i: the cond of element i of the next 64 (element 0 at phase r).  The
+ * load is masked near the end of cond (fewer than 64 bytes readable).
+ * Rows longer than the table's C: the 64 elements span two rows at most,
+ * the rest of this one and the start of the next. */
+CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
+{
+    if (j->C > OPT_CREP_SEQC) {
+        const size_t f = j->C - j->r; /* > 0: elements left in the row */
+        const uint64_t lo = f >= 64 ? ~0ull : (1ull << f) - 1;
+        return (j->c[0] ? lo : 0) |
+               (f < 64 && j->cavail > 1 && j->c[1] ? ~lo : 0);
+    }
+    const __m512i ix = _mm512_loadu_si512(j->seq + j->r);
+    const __m512i w = j->cavail >= 64 ? _mm512_loadu_si512(j->c)
+        : _mm512_maskz_loadu_epi8((__mmask64)((1ull << j->cavail) - 1), j->c);
+    const __m512i x = _mm512_permutexvar_epi8(ix, w);
+    return _mm512_test_epi8_mask(x, x);
+}
+
+/* The kernel per width.  then and else each come from memory (dense, or
+ * a tile expanded in scratch) or from registers: a splat, or a tile whose
+ * pattern repeats every P groups of 64 elements (P = 1 when C divides 64,
+ * 3 for C = 3, 6, 12, ...), loaded once per call (tr, er).  Groups of
+ * fewer than 64 elements (the peel to the streams' alignment, the tail)
+ * are masked.  A register tile is read from memory only within its first
+ * 64 * (P + 2) elements (the tail reads the period's first groups), so
+ * opt_block.c expands only that much of it. */
+#define CREP512(bits, mt, ld)                                                 \
+    /* Elements i..i+k-1, k < 64; then and else of element i at tp, ep. */  \
+    CREP_ALWAYS void crep_part##bits(const opt_crep_job *j, size_t i,         \
+                                     size_t k, VT tv, VT ev, const char *tp,  \
+                                     const char *ep)                          \
+    {                                                                         \
+        const size_t W = bits / 8, L = 64 / W;                                \
+        const uint64_t m = crep_bits(j);                                      \
+        for (size_t v = 0; v * L < k; v++) {                                  \
+            const size_t kv = k - v * L < L ? k - v * L : L;                  \
+            const size_t o = v * L * W;                                       \
+            const mt km = (mt)((1ull << kv) - 1);                             \
+            VT a = j->ts == 1 ? tv : _mm512_maskz_loadu_##ld(km, tp + o);     \
+            VT b = j->es == 1 ? ev : _mm512_maskz_loadu_##ld(km, ep + o);     \
+            _mm512_mask_storeu_##ld(j->d + i * W + o, km,                     \
+                                    vpick##bits((mt)(m >> (v * L)), a, b));   \
+        }                                                                     \
+    }                                                                         \
+    CREP_ALWAYS void crep_group##bits(const opt_crep_job *j, size_t i,        \
+                                      const VT *rt, const VT *re,             \
+                                      const int tr, const int er, int nt)     \
+    {                                                                         \
+        const size_t W = bits / 8, L = 64 / W;                                \
+        const uint64_t b = crep_bits(j);                                      \
+        _Pragma("GCC unroll 8") for (size_t v = 0; v < W; v++) {              \
+            const size_t o = (i + v * L) * W;                                 \
+            const VT x = vpick##bits((mt)(b >> (v * L)),                      \
+                                     tr ? rt[v] : vloadu(j->t + o),           \
+                                     er ? re[v] : vloadu(j->e + o));          \
+            if (nt)                                                           \
+                vstream(j->d + o, x);                                         \
+            else                                                              \
+                vstoreu(j->d + o, x);                                         \
+        }                                                                     \
+    }                                                                         \
+    /* The register copies of an operand for P groups from element i. */     \
+    CREP_ALWAYS void crep_regs##bits(VT *r, const char *p, int mode,          \
+                                     size_t i, const size_t P)                \
+    {                                                                         \
+        _Pragma("GCC unroll 24") for (size_t k = 0; k < P * (bits / 8); k++)  \
+            r[k] = mode == 1 ? vsplat##bits(p) : vloadu(p + i * (bits / 8) +  \
+                                                        k * 64);              \
+    }                                                                         \
+    CREP_ALWAYS void crep_body##bits(opt_crep_job j, const int tr,            \
+                                     const int er, const size_t P)            \
+    {                                                                         \
+        const size_t W = bits / 8, n = j.n, q = 64 / j.C, m = 64 % j.C;       \
+        const VT tv = j.ts == 1 ? vsplat##bits(j.t) : vzero();                \
+        const VT ev = j.es == 1 ? vsplat##bits(j.e) : vzero();                \
+        const size_t mis = (uintptr_t)j.d % 64;                               \
+        size_t i = 0, g = 0, G, k, i0;                                        \
+        VT rt[3 * (bits / 8)], re[3 * (bits / 8)];                            \
+        if (j.nt && mis) { /* peel up to the first aligned vector */          \
+            i = (64 - mis) / W < n ? (64 - mis) / W : n;                      \
+            crep_part##bits(&j, 0, i, tv, ev, j.t, j.e);                      \
+            opt_crep_adv(&j, i);                                              \
+        }                                                                     \
+        G = (n - i) / 64; /* whole groups */                                  \
+        i0 = i;                                                               \
+        for (; G < P && i < n; i += k) { /* too short for the registers */   \
+            k = n - i < 63 ? n - i : 63;                                      \
+            crep_part##bits(&j, i, k, tv, ev, j.t + i * W, j.e + i * W);      \
+            opt_crep_adv(&j, k);                                              \
+        }                                                                     \
+        if (i == n)                                                           \
+            return;                                                           \
+        _Pragma("GCC unroll 24") for (k = 0; k < P * W; k++)                  \
+            rt[k] = re[k] = vzero(); /* for the dense operands */            \
+        if (tr)                                                               \
+            crep_regs##bits(rt, j.t, j.ts, i, P);                             \
+        if (er)                                                               \
+            crep_regs##bits(re, j.e, j.es, i, P);                             \
+        for (; g + P <= G; g += P) {                                          \
+            _Pragma("GCC unroll 3") for (size_t h = 0; h < P; h++) {          \
+                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er,       \
+                                 j.nt);                                       \
+                opt_crep_step(&j, q, m), i += 64;                             \
+            }                                                                 \
+        }                                                                     \
+        _Pragma("GCC unroll 3") for (size_t h = 0; h + 1 < P; h++) {          \
+            if (g + h < G) { /* the period's first groups, same phases */     \
+                crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er,       \
+                                 j.nt);                                       \
+                opt_crep_step(&j, q, m), i += 64;                             \
+            }                                                                 \
+        }                                                                     \
+        if (i < n) { /* a register tile repeats: read at the period's start */\
+            const size_t s = i0 + (i - i0) / 64 % P * 64;                     \
+            crep_part##bits(&j, i, n - i, tv, ev,                             \
+                            j.t + (tr && j.ts == 2 ? s : i) * W,              \
+                            j.e + (er && j.es == 2 ? s : i) * W);             \
+        }                                                                     \
+    }                                                                         \
+    VBMI void opt_crep_x##bits##__avx512(const opt_crep_job *j)               \
+    {                                                                         \
+        opt_crep_job k = *j;                                                  \
+        const int tr = k.ts == 1 || (k.ts == 2 && k.P);                       \
+        const int er = k.es == 1 || (k.es == 2 && k.P);                       \
+        const int p3 = k.P == 3 && ((tr && k.ts == 2) || (er && k.es == 2));  \
+        k.nt = k.nt && (uintptr_t)k.d % (bits / 8) == 0;                      \
+        switch (tr * 2 + er + p3 * 4) {                                       \
+        case 0: crep_body##bits(k, 0, 0, 1); break;                           \
+        case 1: crep_body##bits(k, 0, 1, 1); break;                           \
+        case 2: crep_body##bits(k, 1, 0, 1); break;                           \
+        case 3: crep_body##bits(k, 1, 1, 1); break;                           \
+        case 5: crep_body##bits(k, 0, 1, 3); break;                           \
+        case 6: crep_body##bits(k, 1, 0, 3); break;                           \
+        default: crep_body##bits(k, 1, 1, 3); break;                          \
+        }                                                                     \
+    }
+
+CREP512(8, mask8_t, epi8)
+CREP512(16, mask16_t, epi16)
+CREP512(32, mask32_t, epi32)
+CREP512(64, mask64_t, epi64)

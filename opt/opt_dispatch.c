@@ -48,6 +48,8 @@ opt_kernel_fn *opt_kernel(int isa, int width, int kind)
     return table[(isa * OPT_WIDTH_COUNT + width) * OPT_K_COUNT + kind];
 }
 
+static int vbmi; /* AVX512-VBMI (vpermb), with the avx512 level */
+
 #if defined(__x86_64__)
 static uint64_t xgetbv0(void)
 {
@@ -79,6 +81,7 @@ static unsigned detect(void)
     if ((xcr0 & 0xe6) == 0xe6 && (b & (1u << 16)) && (b & (1u << 30)) &&
         (b & (1u << 31)) && (ok & (1u << OPT_ISA_avx2)))
         ok |= 1u << OPT_ISA_avx512;
+    vbmi = (ok & (1u << OPT_ISA_avx512)) && (c & (1u << 1));
     return ok;
 }
 #elif defined(__aarch64__)
@@ -150,4 +153,10 @@ int opt_isa_force(int isa)
         return -1;
     atomic_store_explicit(&active, isa, memory_order_relaxed);
     return 0;
+}
+
+int opt_cpu_vbmi(void)
+{
+    pthread_once(&once, resolve);
+    return vbmi;
 }

@@ -115,6 +115,121 @@ static size_t make_lengths(void)
     return n;
 }
 
+#if defined(__x86_64__)
+/* The crep kernels (opt_crep.c): n elements from phase r of rows of C,
+ * one cond byte per row; then and else dense, one element, or a tile
+ * (period C) expanded from element 0; streams on and off, in place,
+ * misaligned; against the plain loop, guards included. */
+#define CREP_TESTS (2 * OPT_WIDTH_COUNT)
+static const size_t crep_cs[] = {2,  3,  4,  5,   6,   7,   8,   9,
+                                 10, 11, 12, 13,  14,  15,  16,  17,
+                                 24, 31, 32, 33,  48,  63,  64,  65,
+                                 96, 100, 127, 128, 192, 255, 300, 511};
+
+/* keep: what the operand's elements 0..n-1 are; p: what the kernel gets.
+ * A tile from phase r (element k is (r + k) % C) is expanded over lim
+ * elements only, garbage after: a register tile must not be read there. */
+static void crep_fill(uint8_t *p, uint8_t *keep, int mode, size_t w,
+                      size_t n, size_t r, size_t C, size_t lim)
+{
+    uint8_t pat[OPT_CREP_MAXC * 8];
+    for (size_t k = 0; k < C * w; k++)
+        pat[k] = (uint8_t)next();
+    for (size_t k = 0; k < (n ? n : 1) * w; k++)
+        p[k] = keep[k] = (uint8_t)next();
+    if (mode != 2)
+        return;
+    for (size_t k = 0; k < n; k++)
+        memcpy(keep + k * w, pat + (r + k) % C * w, w);
+    memcpy(p, keep, (lim < n ? lim : n) * w);
+}
+
+static int crep_one(opt_crep_fn *f, const char *name, size_t w, size_t C,
+                    size_t n, size_t off, int regs)
+{
+    static uint8_t seq[OPT_CREP_SEQC + 72];
+    const size_t r = (size_t)next() % C, rows = (r + n + C - 1) / C;
+    const int ts = (int)(next() % 3), es = (int)(next() % 3);
+    const int inplace = next() % 4 == 0 ? (ts == 0 ? 1 : es == 0 ? 2 : 0) : 0;
+    uint8_t *c = cbuf + GUARD + off % 61, *t = tbuf + GUARD + off % 59;
+    uint8_t *e = ebuf + GUARD + off % 53, *d = dbuf + GUARD + off % 67;
+    size_t u = 1, k;
+    opt_crep_job j;
+
+    for (k = 0; k < sizeof seq; k++)
+        seq[k] = (uint8_t)(k / C);
+    while (u * 64 % C)
+        u++;
+    for (k = 0; k < rows; k++)
+        c[k] = cond_bytes[next() % 5];
+    j.P = regs && (u == 1 || u == 3) ? (int)u : 0; /* as opt_crep.c */
+    crep_fill(t, t0, ts, w, n, r, C, j.P ? 64 * (size_t)(j.P + 2) : n);
+    crep_fill(e, e0, es, w, n, r, C, j.P ? 64 * (size_t)(j.P + 2) : n);
+    for (k = 0; k < n; k++)
+        memcpy(want + k * w, c[(r + k) / C] ? (ts == 1 ? t0 : t0 + k * w)
+                                            : (es == 1 ? e0 : e0 + k * w), w);
+    memset(dbuf, POISON, n * w + 2 * GUARD + 64);
+    d = inplace == 1 ? t : inplace == 2 ? e : d;
+    j.c = c, j.cavail = rows, j.r = r, j.C = C, j.n = n;
+    j.seq = C <= OPT_CREP_SEQC ? seq : NULL;
+    j.t = (const char *)t, j.e = (const char *)e, j.d = (char *)d;
+    j.ts = ts, j.es = es, j.nt = (int)(next() % 2);
+    f(&j);
+    opt_fence();
+    for (k = 0; k < n * w; k++)
+        if (d[k] != want[k]) {
+            printf("# %s C=%zu r=%zu n=%zu ts=%d es=%d nt=%d inplace=%d: "
+                   "element %zu is wrong\n", name, C, r, n, ts, es, j.nt,
+                   inplace, k / w);
+            return 1;
+        }
+    for (k = 0; !inplace && k < n * w + 2 * GUARD + 64; k++)
+        if ((dbuf + k < d || dbuf + k >= d + n * w) && dbuf[k] != POISON) {
+            printf("# %s C=%zu n=%zu: wrote outside dst\n", name, C, n);
+            return 1;
+        }
+    return 0;
+}
+
+static int crep_tests(int tests, int *failed, const size_t *lens, size_t nlen)
+{
+    static opt_crep_fn *const fns[2][4] = {
+        {NULL, opt_crep_x16__avx2, opt_crep_x32__avx2,
+         opt_crep_x64__avx2},
+        {opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
+         opt_crep_x64__avx512}};
+    for (int l = 0; l < 2; l++)
+        for (int wi = 0; wi < 4; wi++) {
+            const int isa = l ? OPT_ISA_avx512 : OPT_ISA_avx2;
+            char name[64];
+            int bad = 0;
+            snprintf(name, sizeof name, "crep_x%d__%s", 8 << wi,
+                     opt_isa_name(isa));
+            if (!fns[l][wi]) {
+                printf("ok %d - %s # SKIP not built (slower than the "
+                       "expansion)\n", ++tests, name);
+                continue;
+            }
+            if (!opt_isa_supported(isa) || (l && !opt_cpu_vbmi())) {
+                printf("ok %d - %s # SKIP this CPU/OS cannot run %s\n",
+                       ++tests, name, l ? "AVX512-VBMI" : "AVX2");
+                continue;
+            }
+            for (size_t ci = 0; ci < sizeof crep_cs / sizeof *crep_cs; ci++)
+                for (size_t li = 0; li < nlen && !bad &&
+                                    (l || crep_cs[ci] <= OPT_CREP_SEQC);
+                     li += 1 + ci % 3) /* AVX2: tables only */
+                    bad |= crep_one(fns[l][wi], name, (size_t)1 << wi,
+                                    crep_cs[ci], lens[li], li * 7 + ci, l);
+            *failed += bad;
+            printf("%s %d - %s\n", bad ? "not ok" : "ok", ++tests, name);
+        }
+    return tests;
+}
+#else
+#define CREP_TESTS 0
+#endif
+
 static atomic_int hits[257];
 
 static void count_chunk(void *ctx, size_t i)
@@ -195,7 +310,8 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    printf("TAP version 13\n1..%d\n", OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2 + 2);
+    printf("TAP version 13\n1..%d\n",
+           OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2 + CREP_TESTS + 2);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -228,6 +344,9 @@ int main(int argc, char **argv)
                     printf("%s %d - %s nt=%d\n", bad ? "not ok" : "ok", tests,
                            name, nt);
                 }
+#if defined(__x86_64__)
+    tests = crep_tests(tests, &failed, lengths, nlen);
+#endif
     {
         int bad = pool_once();
         failed += bad;

@@ -70,6 +70,36 @@ static int64_t count_of(const int64_t *d, int rank)
     return n;
 }
 
+/* A cond per "pixel" over C channels (opt_crep.c: cond read by the
+ * kernel): cond [..., 1] against an output [..., C] with C of 1-17 or
+ * 24-300 (past 64 only AVX-512 reads cond itself); then and else each dense, a per-channel tile, a scalar,
+ * repeated per pixel like cond or a [..., W, C] default (blocks of more
+ * than one axis), some leading 1s dropped. */
+static void gen_crep(rng *r, tcase *c, int64_t *out, int rank)
+{
+    static const int64_t big[] = {24, 31, 32, 33, 48,  63,  64,
+                                  65, 96, 100, 128, 192, 255, 300};
+    const int64_t ch = chance(r, 70) ? 1 + below(r, 17) : big[below(r, 14)];
+    out[0] = out[0] * out[rank - 1] / ch > 1 ? out[0] * out[rank - 1] / ch : 1;
+    out[rank - 1] = ch;
+    while (count_of(out, rank) > MAX_ELEMS) { /* a larger C: halve others */
+        int m = 0;
+        for (int i = 1; i < rank - 1; i++)
+            m = out[i] > out[m] ? i : m;
+        out[m] /= 2;
+    }
+    c->b.type = SEL_BROADCAST_NUMPY;
+    for (int k = C; k <= E; k++) {
+        const int form = k == C ? 3 : below(r, 5), drop = below(r, 2);
+        c->rank[k] = form == 2 ? 0 : rank - drop;
+        for (int i = drop; i < rank; i++)
+            c->dims[k][i - drop] = form == 0 ? out[i] /* dense */
+                : form == 1 ? (i == rank - 1 ? ch : 1)        /* tile */
+                : form == 4 ? (i >= rank - 2 ? out[i] : 1)    /* [W,C] */
+                : i == rank - 1 ? 1 : out[i];                 /* per pixel */
+    }
+}
+
 /* numpy: per output axis, which operands carry the dim (else a 1); then
  * each drops some of its leading 1s.  bidir lets cond alone carry a dim. */
 static void gen_numpy(rng *r, tcase *c, const int64_t *out, int rank, int bidir)
@@ -219,7 +249,7 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
 {
     rng r = {seed * 0x9e3779b97f4a7c15u ^ (idx + 1) * 0xd1b54a32d192ed03u};
     int64_t out[SEL_MAX_RANK];
-    int rank = pick_rank(&r), i, k, m = below(&r, 100);
+    int rank = pick_rank(&r), i, k, m = below(&r, 100), crep = 0;
 
     memset(c, 0, sizeof *c);
     c->null_ptr = c->null_data = -1;
@@ -228,6 +258,7 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
     if (chance(&r, 15)) {
         rank = pick_short_rows(&r, out);
         note(c, "blocks");
+        crep = chance(&r, 40);
     }
     while (count_of(out, rank) > MAX_ELEMS) { /* halve the largest dim */
         for (i = 1, k = 0; i < rank; i++)
@@ -249,6 +280,10 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
                   !(c->b.flags & SEL_COND_BIDIRECTIONAL));
     else
         gen_pdpd(&r, c, out, rank);
+    if (crep) {
+        gen_crep(&r, c, out, rank);
+        note(c, "crep");
+    }
     if (chance(&r, 3)) { /* then and else scalars, cond the shape: the "ss"
                             kernels, which blocks call less than rows did */
         c->b.type = SEL_BROADCAST_NUMPY;
