@@ -57,7 +57,12 @@ void h_wspawn_init(void)
     self[len > 0 ? len : 0] = 0;
     if (strrchr(self, '/'))
         *strrchr(self, '/') = 0;
-    snprintf(wexe, sizeof wexe, "%.*s/selcheck-worker", PATH_MAX - 20, self);
+    /* Installed: PREFIX/libexec/selcheck beside PREFIX/bin (not a command
+     * for users, so not in PATH); in a build tree: next to selcheck. */
+    snprintf(wexe, sizeof wexe, "%.*s/../libexec/selcheck/selcheck-worker",
+             PATH_MAX - 40, self);
+    if (access(wexe, X_OK) != 0)
+        snprintf(wexe, sizeof wexe, "%.*s/selcheck-worker", PATH_MAX - 20, self);
 }
 
 static void close_from(int lo)

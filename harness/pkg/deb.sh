@@ -12,12 +12,13 @@ P=harness/pkg
 doc=$stage/usr/share/doc/selcheck
 
 # What dh_strip does: no debug sections, no .comment/.note in the package.
-strip --remove-section=.comment --remove-section=.note "$stage"/usr/bin/*
+strip --remove-section=.comment --remove-section=.note "$stage"/usr/bin/* \
+    "$stage"/usr/libexec/selcheck/selcheck-worker
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
     "$stage"/usr/lib/selcheck/*.so
 
 # Man pages compressed (-n: no name or time stamp, so builds repeat);
-# the links (selcheck-jit.1, selcheck-worker.1) follow their target's new name.
+# the link (selcheck-jit.1) follows their target's new name.
 man1=$stage/usr/share/man/man1
 gzip -9nf "$man1/selcheck.1" "$stage/usr/share/man/man3/sel_get_impl.3"
 for l in "$man1"/*.1; do
@@ -44,7 +45,7 @@ gzip -9nf "$doc/changelog"
 mkdir -p "$stage/DEBIAN"
 printf 'Source: selcheck\n\nPackage: selcheck\nArchitecture: any\n' > "$work/debian/control"
 s=debian/selcheck/usr
-deps=$(cd "$work" && dpkg-shlibdeps -O $s/bin/selcheck $s/bin/selcheck-jit $s/bin/selcheck-worker \
+deps=$(cd "$work" && dpkg-shlibdeps -O $s/bin/selcheck $s/bin/selcheck-jit $s/libexec/selcheck/selcheck-worker \
     $s/lib/selcheck/libselect_ref.so $s/lib/selcheck/libselect_opt.so | sed -n 's/^shlibs:Depends=//p')
 [ -n "$deps" ] || { echo "deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 

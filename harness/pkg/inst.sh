@@ -9,7 +9,7 @@ case $act in install|uninstall|list) ;; *) echo "inst.sh: unknown action $act" >
 
 # The directories only selcheck puts files in, deepest first: uninstall
 # removes them once empty.  Every other directory is left in place.
-own_dirs="lib/selcheck include/selcheck share/selcheck/spec share/selcheck/cases
+own_dirs="libexec/selcheck lib/selcheck include/selcheck share/selcheck/spec share/selcheck/cases
 share/selcheck share/doc/selcheck/examples share/doc/selcheck"
 
 # put MODE DIR FILE...: the files into $root/DIR.
@@ -42,8 +42,9 @@ if [ "$act" = install ]; then
 fi
 
 # selcheck starts the worker (the sandbox an implementation runs in) from
-# its own directory.
-put 755 bin "$O/selcheck" "$O/selcheck-jit" "$O/selcheck-worker"
+# ../libexec/selcheck: a program for selcheck, not a command for users.
+put 755 bin "$O/selcheck" "$O/selcheck-jit"
+put 755 libexec/selcheck "$O/selcheck-worker"
 # The two backends: selcheck's default --impl, found as ../lib/selcheck
 # from bin; plugins loaded with dlopen, so not in the linker's path.
 put 644 lib/selcheck "$O/libselect_ref.so" "$O/libselect_opt.so"
@@ -54,7 +55,6 @@ put 644 share/selcheck/spec spec/select.md spec/profiles.lua
 put 644 share/selcheck/cases cases/*.lua cases/README.md
 put 644 share/man/man1 harness/pkg/selcheck.1
 link share/man/man1 selcheck-jit.1 selcheck.1
-link share/man/man1 selcheck-worker.1 selcheck.1
 put 644 share/man/man3 harness/pkg/sel_get_impl.3
 # Where luajit's default package.path looks under /usr and /usr/local.
 put 644 share/lua/5.1 harness/ffi/selcheck.lua harness/ffi/selcheck_values.lua

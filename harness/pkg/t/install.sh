@@ -19,8 +19,9 @@ inst list | LC_ALL=C sort > "$t/want.txt"
 files > "$t/got.txt"
 cmp -s "$t/want.txt" "$t/got.txt" ||
     { diff "$t/want.txt" "$t/got.txt" >&2; fail "installed files differ from inst.sh's list (< list, > installed)"; }
-for f in bin/selcheck bin/selcheck-jit bin/selcheck-worker; do [ -x "$root/usr/$f" ] || fail "$f not executable"; done
-[ -z "$(find "$root/usr" -type f ! -path '*/bin/*' -perm /111)" ] || fail "data files installed executable"
+for f in bin/selcheck bin/selcheck-jit libexec/selcheck/selcheck-worker; do [ -x "$root/usr/$f" ] || fail "$f not executable"; done
+[ ! -e "$root/usr/bin/selcheck-worker" ] || fail "the worker is in bin (it is for selcheck only: libexec/selcheck)"
+[ -z "$(find "$root/usr" -type f ! -path '*/bin/*' ! -path '*/libexec/*' -perm /111)" ] || fail "data files installed executable"
 
 # 2. Both front ends say the version of harness/pkg/VERSION.
 for p in selcheck selcheck-jit; do
@@ -90,7 +91,7 @@ left=$(files | tr '\n' ' ')
 [ "$left" = "bin/other share/man/man1/other.1 " ] || fail "after uninstall, files left: $left"
 rm "$root/usr/bin/other" "$root/usr/share/man/man1/other.1"
 dirs=$(cd "$root/usr" && find . -mindepth 1 -type d | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-want_dirs="bin include lib lib/pkgconfig share share/doc share/lua share/lua/5.1 share/man share/man/man1 share/man/man3 "
+want_dirs="bin include lib lib/pkgconfig libexec share share/doc share/lua share/lua/5.1 share/man share/man/man1 share/man/man3 "
 [ "$dirs" = "$want_dirs" ] || fail "after uninstall, directories left: $dirs; want $want_dirs"
 
 echo "check-pkg-install: $(wc -l < "$t/want.txt") files installed and uninstalled; the installed selcheck passes $n_default spec examples from / with its default implementation and $n_yours tests of minimal.c built with only pkg-config; selcheck-jit fails its odd-tail copy $n_odd times; the installed LuaJIT module runs"
