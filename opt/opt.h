@@ -94,6 +94,18 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
                   const sel_tensor *dst, opt_plan *p, size_t *width);
 
+/* ---- opt_small.c: small outputs, walked directly --------------------- */
+
+/* Outputs of at most OPT_SMALL_MAX elements (measured: opt/README.md). */
+#define OPT_SMALL_MAX 4096
+
+/* Runs a plan of at most OPT_SMALL_MAX elements on the calling thread
+ * (none of opt_run's threads, streams or blocks) and returns 1; 0 when the
+ * call is larger or the tuning asks for threads or streams: opt_run then. */
+int opt_small_run(const opt_plan *p, const sel_tensor *cond,
+                  const sel_tensor *then_, const sel_tensor *else_,
+                  sel_tensor *dst, size_t width);
+
 /* ---- opt_block.c: short rows in blocks -------------------------------- */
 
 /* Output elements [begin, end) of a blocked plan (btop >= 0). */

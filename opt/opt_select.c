@@ -52,7 +52,9 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         return opt_run(&p, cond, then_, else_, dst, w);
     }
     if (opt_fast_plan(cond, then_, else_, b, dst, &p, &w))
-        return opt_run(&p, cond, then_, else_, dst, w);
+        return opt_small_run(&p, cond, then_, else_, dst, w)
+                   ? SEL_OK
+                   : opt_run(&p, cond, then_, else_, dst, w);
     if (!dst)
         return SEL_ERR_ARG; /* ARG-NULL-1 */
     if ((st = opt_check(cond, then_, else_, b, dst, &g)) != SEL_OK ||

@@ -1,0 +1,213 @@
+/* opt_small.c - small outputs walked straight from the plan on the calling
+ * thread: no blocks, no scratch, no chunks, no expansion passes, when that
+ * costs less than the blocks' setup and passes (a few hundred instructions
+ * of fixed cost, then 2-6 per element).
+ *
+ * One flat loop over the plan's rows: after each row the odometer finds
+ * the axis that steps and adds that axis's precomputed byte delta to each
+ * operand's pointer (one add per operand, whatever the rank).  The row body
+ * is specialized: short rows element by element, per element width and per
+ * inner stride of each operand (0 or 1), with a branch-free pick; rows of
+ * at least KROW_BYTES through the row kernels of the ISA (or, when cond is
+ * constant on the row, a copy or fill from the input it picks).
+ */
+#include <string.h>
+
+#include "opt.h"
+
+/* Rows this long or longer go to the vector kernels (measured: README). */
+#define KROW_BYTES 32
+
+typedef struct walk {
+    const uint8_t *c;
+    const char *t, *e;
+    char *d;
+    size_t w;
+    int64_t n0, n1, tiles;        /* row elements, rows per tile, tiles */
+    int64_t s1[3];                /* a tile's row strides, in bytes */
+    int32_t lo;                   /* the odometer's lowest axis (rank - 3) */
+    const int64_t *dims;
+    int64_t dc[SEL_MAX_RANK], dt[SEL_MAX_RANK], de[SEL_MAX_RANK];
+    opt_kernel_fn *kern;          /* long rows: the kernel (fill for pick) */
+    int pick;                     /* long rows: cond constant on the row */
+    size_t s0[3];                 /* inner strides */
+} walk;
+
+typedef void walk_fn(const walk *x);
+
+/* The next tile (the rows of axis rank - 2): axis i steps, every axis
+ * below it wraps to 0; the byte deltas of opt_small_run make that one add
+ * per operand. */
+#define NEXT_ROW(x, idx, c, t, e)                                            \
+    do {                                                                     \
+        int32_t i_ = (x)->lo;                                                \
+        while (++idx[i_] == (x)->dims[i_])                                   \
+            idx[i_--] = 0;                                                   \
+        c += (x)->dc[i_], t += (x)->dt[i_], e += (x)->de[i_];                \
+    } while (0)
+
+/* An element's bits from any address (IO-ALIGN-1). */
+#define SMALL_LD(bits)                                                       \
+    static inline uint##bits##_t ld##bits(const char *p)                     \
+    {                                                                        \
+        uint##bits##_t v;                                                    \
+        memcpy(&v, p, sizeof v);                                             \
+        return v;                                                            \
+    }
+SMALL_LD(8)
+SMALL_LD(16)
+SMALL_LD(32)
+SMALL_LD(64)
+
+/* Short rows element by element, specialized by width and by the inner
+ * strides (SC, ST, SE: 0 or 1): c ? t : e picked without a branch on cond
+ * (a random cond would mispredict), bits moved as unsigned integers
+ * (BITS-1); any nonzero byte is true (COND-NZ-1).  With cond constant on
+ * the row and both inputs advancing, a row is a copy from the one cond
+ * picks. */
+#define SMALL_SEL(bits, SC, ST, SE)                                          \
+    static void sel##bits##_##SC##ST##SE(const walk *x)                      \
+    {                                                                        \
+        typedef uint##bits##_t T;                                            \
+        enum { z = bits / 8 };                                               \
+        const int64_t n0 = x->n0;                                            \
+        const uint8_t *c = x->c;                                             \
+        const char *t = x->t, *e = x->e;                                     \
+        char *d = x->d;                                                      \
+        int64_t idx[SEL_MAX_RANK] = {0};                                     \
+        for (int64_t r = x->tiles;;) {                                       \
+            for (int64_t i = 0; i < x->n1; i++) {                            \
+                const T tv = ld##bits(t), ev = ld##bits(e);                  \
+                const int cv = *c != 0;                                      \
+                const char *s = cv ? t : e;                                  \
+                for (int64_t j = 0; j < n0; j++, d += z) {                   \
+                    const T a = ST ? ld##bits(t + j * z) : tv;               \
+                    const T b = SE ? ld##bits(e + j * z) : ev;               \
+                    const T v = !SC && ST && SE ? ld##bits(s + j * z)        \
+                                : (SC ? c[j] != 0 : cv) ? a : b;             \
+                    memcpy(d, &v, z);                                        \
+                }                                                            \
+                c += x->s1[0], t += x->s1[1], e += x->s1[2];                 \
+            }                                                                \
+            if (--r == 0)                                                    \
+                return;                                                      \
+            NEXT_ROW(x, idx, c, t, e);                                       \
+        }                                                                    \
+    }
+#define SMALL_SELS(bits)                                                     \
+    SMALL_SEL(bits, 0, 0, 0) SMALL_SEL(bits, 0, 0, 1)                        \
+    SMALL_SEL(bits, 0, 1, 0) SMALL_SEL(bits, 0, 1, 1)                        \
+    SMALL_SEL(bits, 1, 0, 0) SMALL_SEL(bits, 1, 0, 1)                        \
+    SMALL_SEL(bits, 1, 1, 0) SMALL_SEL(bits, 1, 1, 1)
+SMALL_SELS(8)
+SMALL_SELS(16)
+SMALL_SELS(32)
+SMALL_SELS(64)
+#define SMALL_ROW(bits)                                                      \
+    {sel##bits##_000, sel##bits##_001, sel##bits##_010, sel##bits##_011,     \
+     sel##bits##_100, sel##bits##_101, sel##bits##_110, sel##bits##_111}
+
+/* [width][cond, then, else inner strides as bits 2, 1, 0] */
+static walk_fn *const sels[4][8] = {SMALL_ROW(8), SMALL_ROW(16),
+                                    SMALL_ROW(32), SMALL_ROW(64)};
+
+/* Long rows: one kernel call each, or when cond is constant on the row a
+ * copy or a fill from the input its byte picks. */
+static void rows_kern(const walk *x)
+{
+    const size_t n0 = (size_t)x->n0, row = n0 * x->w;
+    const uint8_t *c = x->c;
+    const char *t = x->t, *e = x->e;
+    char *d = x->d;
+    int64_t idx[SEL_MAX_RANK] = {0};
+    for (int64_t r = x->tiles;;) {
+        for (int64_t i = 0; i < x->n1; i++, d += row) {
+            if (!x->pick) {
+                x->kern(n0, c, t, e, d, 0);
+            } else {
+                const int k = *c ? 1 : 2;
+                const char *s = k == 1 ? t : e;
+                if (x->s0[k])
+                    memcpy(d, s, row);
+                else
+                    x->kern(n0, NULL, s, NULL, d, 0);
+            }
+            c += x->s1[0], t += x->s1[1], e += x->s1[2];
+        }
+        if (--r == 0)
+            return;
+        NEXT_ROW(x, idx, c, t, e);
+    }
+}
+
+/* Whether walking costs less than opt_run's blocks, in instructions as
+ * callgrind counts them (fitted on the sweep's small shapes, opt/README.md):
+ * a short row about 15 plus 6 per element and 15 more per tile, a kernel
+ * row about 55 plus its bytes / 8; the blocks about 1 400 to set up and
+ * half a byte per element.  A cond constant over the whole output is one
+ * copy or fill per block there; long rows run as rows either way, and the
+ * walk has less to set up. */
+static int pays(const opt_plan *p, int64_t n, size_t w)
+{
+    const int32_t r = p->rank;
+    const int64_t n0 = p->dims[r - 1], rows = n / n0;
+    const int64_t tiles = r > 1 ? rows / p->dims[r - 2] : 1;
+    int64_t est, cst = 0;
+    if (p->btop < 0)
+        return 1;
+    for (int32_t i = 0; i < r; i++)
+        cst |= p->st[0][i];
+    if (!cst)
+        return 0;
+    est = (size_t)n0 * w >= KROW_BYTES
+              ? rows * (55 + n0 * (int64_t)w / 8)
+              : rows * (15 + 6 * n0) + tiles * 15;
+    return 2 * est <= 2800 + n * (int64_t)w;
+}
+
+int opt_small_run(const opt_plan *p, const sel_tensor *cond,
+                  const sel_tensor *then_, const sel_tensor *else_,
+                  sel_tensor *dst, size_t w)
+{
+    const int32_t r = p->rank;
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    int64_t n = 1, back[3] = {0, 0, 0};
+    opt_tuning tu;
+    walk x;
+
+    for (int32_t i = 0; i < r; i++)
+        n *= p->dims[i];
+    if (n > OPT_SMALL_MAX || !pays(p, n, w))
+        return 0;
+    opt_tuning_get(&tu); /* tests lower these to reach opt_run's paths */
+    if ((size_t)n * w >= tu.parallel_min || p->footprint > tu.nt_min)
+        return 0;
+    x.c = (const uint8_t *)cond->data;
+    x.t = (const char *)then_->data, x.e = (const char *)else_->data;
+    x.d = (char *)dst->data, x.w = w;
+    x.n0 = p->dims[r - 1], x.n1 = r > 1 ? p->dims[r - 2] : 1;
+    x.tiles = n / x.n0 / x.n1, x.lo = r - 3, x.dims = p->dims;
+    for (int k = 0; k < 3; k++) {
+        x.s0[k] = (size_t)p->st[k][r - 1];
+        x.s1[k] = r > 1 ? p->st[k][r - 2] * (k ? (int64_t)w : 1) : 0;
+        /* after a tile each pointer is n1 rows on: back to the tile's start */
+        back[k] = r > 1 ? p->st[k][r - 2] * p->dims[r - 2] : 0;
+    }
+    /* Byte deltas: axis i steps by its stride; the axes below it, each at
+     * its last index, wrap back to 0. */
+    for (int32_t i = r - 3; i >= 0; i--) {
+        x.dc[i] = p->st[0][i] - back[0];
+        x.dt[i] = (p->st[1][i] - back[1]) * (int64_t)w;
+        x.de[i] = (p->st[2][i] - back[2]) * (int64_t)w;
+        for (int k = 0; k < 3; k++)
+            back[k] += p->st[k][i] * (p->dims[i] - 1);
+    }
+    if ((size_t)x.n0 * w < KROW_BYTES) {
+        sels[wi][x.s0[0] * 4 + x.s0[1] * 2 + x.s0[2]](&x);
+        return 1;
+    }
+    x.pick = p->kind < 0;
+    x.kern = opt_kernel(opt_isa_active(), wi, x.pick ? OPT_K_fill : p->kind);
+    rows_kern(&x);
+    return 1;
+}
