@@ -59,14 +59,6 @@ static int layout(const sel_tensor *const t[4], sel_broadcast b, lay *L)
     return 1;
 }
 
-/* Operand dim at output axis i from the right; 1 outside the operand. */
-static inline int64_t odim(const int64_t *dims, int32_t rank, int32_t pad,
-                           int32_t i)
-{
-    const uint32_t j = (uint32_t)(i - pad);
-    return j < (uint32_t)rank ? dims[rank - 1 - (int32_t)j] : 1;
-}
-
 /* IO-ALIAS-1, IO-ALIAS-2: dst shares no byte with cond, nor with then or
  * else unless it is the same buffer with dst's shape (rank R, count n). */
 static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
@@ -87,45 +79,61 @@ static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
  * broadcast, 1 (d >= 1: an empty output goes the long way); dst's shape
  * (SHAPE-DST-1); the count's overflow; each operand's stride, axes of 1
  * dropped, neighbours merged where every operand steps across both as
- * over one (as opt_plan_make).  Entries in ax/st innermost first; returns
- * their number, or -1. */
-static int32_t axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
-                    int64_t step[3], int64_t *ax, int64_t st[3][SEL_MAX_RANK])
+ * over one (as opt_plan_make).  Fills p's dims and strides, outermost
+ * first; returns their number, or -1. */
+static inline __attribute__((always_inline)) int32_t
+axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
+     int64_t step[3], opt_plan *p)
 {
+    int64_t *const ax = p->dims, (*const st)[SEL_MAX_RANK] = p->st;
+    int32_t top = L->R; /* entries fill [top, R), innermost last */
     /* Locals: the pass's int64_t stores could alias the dims. */
     const int64_t *const c = t[0]->dims, *const th = t[1]->dims,
                          *const el = t[2]->dims, *const ds = t[3]->dims;
-    const int32_t rc = t[0]->rank, rt = t[1]->rank, re = t[2]->rank, R = L->R;
-    const int32_t pc = L->pad[0], pt = L->pad[1], pe = L->pad[2];
+    const uint32_t rc = (uint32_t)t[0]->rank, rt = (uint32_t)t[1]->rank,
+                   re = (uint32_t)t[2]->rank;
+    const int bc1 = L->bc1, cc1 = L->cc1, no1 = !L->any1;
+    /* Each operand's index of the dim at output axis i from the right,
+     * counting down; outside [0, rank) the operand has a 1 there. */
+    int32_t jc = (int32_t)rc - 1 + L->pad[0], jt = (int32_t)rt - 1 + L->pad[1],
+            je = (int32_t)re - 1 + L->pad[2];
     int64_t n = 1, s0 = 1, s1 = 1, s2 = 1;
     int32_t r = 0;
 
-    for (int32_t i = 0; i < R; i++) {
-        const int64_t dc = odim(c, rc, pc, i), dt = odim(th, rt, pt, i),
-                      de = odim(el, re, pe, i);
-        int64_t d = dt, a, b, e;
-        if (d == 1 && L->bc1)
-            d = de != 1 || !L->cc1 ? de : dc;
-        if (d < 1 || ds[R - 1 - i] != d ||
-            (dt != d && !(dt == 1 && L->bc1)) ||
-            (de != d && !(de == 1 && L->any1)) ||
-            (dc != d && !(dc == 1 && L->any1)) ||
-            __builtin_mul_overflow(n, d, &n))
+    for (int32_t i = L->R - 1; i >= 0; i--, jc--, jt--, je--) {
+        const int64_t dc = (uint32_t)jc < rc ? c[jc] : 1,
+                      dt = (uint32_t)jt < rt ? th[jt] : 1,
+                      de = (uint32_t)je < re ? el[je] : 1;
+        int64_t d = dt, a, b, e, one;
+        if (d == 1 && bc1) { /* then's 1 broadcasts: else (or cond) decide */
+            d = de;
+            if (d == 1 && cc1)
+                d = dc;
+        }
+        one = no1 ? d : 1; /* the dim that may stand for d */
+        if (d < 1 || ds[i] != d || (de != d && de != one) ||
+            (dc != d && dc != one) || __builtin_mul_overflow(n, d, &n))
             return -1;
         if (d == 1)
             continue;
         a = dc == 1 ? 0 : s0, s0 *= dc;
         b = dt == 1 ? 0 : s1, s1 *= dt;
         e = de == 1 ? 0 : s2, s2 *= de;
-        if (r > 0 && a == st[0][r - 1] * ax[r - 1] &&
-            b == st[1][r - 1] * ax[r - 1] && e == st[2][r - 1] * ax[r - 1]) {
-            ax[r - 1] *= d;
+        if (r > 0 && a == st[0][top] * ax[top] && b == st[1][top] * ax[top] &&
+            e == st[2][top] * ax[top]) {
+            ax[top] *= d;
             continue;
         }
-        ax[r] = d, st[0][r] = a, st[1][r] = b, st[2][r] = e;
-        r++;
+        top--, r++;
+        ax[top] = d, st[0][top] = a, st[1][top] = b, st[2][top] = e;
     }
     *count = n, step[0] = s0, step[1] = s1, step[2] = s2;
+    if (top > 0) /* axes of 1 dropped or merged: the plan starts at 0 */
+        for (int32_t i = 0; i < r; i++) {
+            ax[i] = ax[top + i];
+            for (int k = 0; k < 3; k++)
+                st[k][i] = st[k][top + i];
+        }
     return r;
 }
 
@@ -134,33 +142,29 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *dst, opt_plan *p, size_t *width)
 {
     const sel_tensor *const t[4] = {cond, then_, else_, dst};
-    int64_t step[3] = {1, 1, 1}, n = 1, nb, ax[SEL_MAX_RANK];
-    int64_t st[3][SEL_MAX_RANK];
+    int64_t step[3] = {1, 1, 1}, n = 1, nb;
     int32_t r;
     size_t w;
-    lay L;
+    lay L, numpy1 = {0, {0, 0, 0}, 1, 0, 1};
 
     if (!args_ok(t, b) || !layout(t, b, &L) || dst->rank != L.R)
         return 0;
+    numpy1.R = L.R;
     w = sel_dtype_size(then_->dtype);
-    if ((r = axes(t, &L, &n, step, ax, st)) < 0 ||
+    /* numpy one way, the common mode, gets a copy with its layout known */
+    r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p) : axes(t, &L, &n, step, p);
+    if (r < 0 ||
         __builtin_mul_overflow(n, (int64_t)w, &nb) || (uint64_t)nb > SIZE_MAX ||
         !alias_ok(t, step, L.R, n, w))
         return 0; /* SHAPE-OVF-1 above: inputs are no larger than dst */
     if (r == 0) { /* one element: any stride reads it */
-        ax[0] = 1, st[0][0] = st[1][0] = st[2][0] = 1;
+        p->dims[0] = 1, p->st[0][0] = p->st[1][0] = p->st[2][0] = 1;
         r = 1;
     }
     p->rank = r;
-    for (int32_t i = 0; i < r; i++) {
-        p->dims[i] = ax[r - 1 - i];
-        for (int k = 0; k < 3; k++)
-            p->st[k][i] = st[k][r - 1 - i];
-    }
     p->footprint = (size_t)step[0] + (size_t)(step[1] + step[2] + n) * w;
     for (int k = 0; k < 3; k++)
         p->in_bytes[k] = (size_t)step[k] * (k ? w : 1);
-    opt_plan_finish(p, w);
-    *width = w;
+    *width = w; /* kind and blocks: opt_plan_finish, if opt_run needs them */
     return 1;
 }

@@ -51,10 +51,12 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         p.btop = -1;
         return opt_run(&p, cond, then_, else_, dst, w);
     }
-    if (opt_fast_plan(cond, then_, else_, b, dst, &p, &w))
-        return opt_small_run(&p, cond, then_, else_, dst, w)
-                   ? SEL_OK
-                   : opt_run(&p, cond, then_, else_, dst, w);
+    if (opt_fast_plan(cond, then_, else_, b, dst, &p, &w)) {
+        if (opt_small_run(&p, cond, then_, else_, dst, w))
+            return SEL_OK;
+        opt_plan_finish(&p, w);
+        return opt_run(&p, cond, then_, else_, dst, w);
+    }
     if (!dst)
         return SEL_ERR_ARG; /* ARG-NULL-1 */
     if ((st = opt_check(cond, then_, else_, b, dst, &g)) != SEL_OK ||

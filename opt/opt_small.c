@@ -145,69 +145,80 @@ static void rows_kern(const walk *x)
  * a short row about 15 plus 6 per element and 15 more per tile, a kernel
  * row about 55 plus its bytes / 8; the blocks about 1 400 to set up and
  * half a byte per element.  A cond constant over the whole output is one
- * copy or fill per block there; long rows run as rows either way, and the
+ * copy or fill per block there.  Rows that opt_run would not block (one
+ * axis, or OPT_ROW_SHORT bytes and more) run as rows either way, and the
  * walk has less to set up. */
-static int pays(const opt_plan *p, int64_t n, size_t w)
+static int pays(const opt_plan *p, const walk *x, int64_t n)
+{
+    const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
+    int64_t est;
+    if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
+        return 1;
+    if (p->in_bytes[0] == 1) /* cond one byte: constant everywhere */
+        return 0;
+    est = n0 * w >= KROW_BYTES ? rows * (55 + n0 * w / 8)
+                               : rows * (15 + 6 * n0) + x->tiles * 15;
+    return 2 * est <= 2800 + n * w;
+}
+
+/* Byte deltas (rank 3 and more): axis i steps by its stride; after a
+ * tile each pointer is n1 rows on, and the axes between, each at its last
+ * index, wrap to 0. */
+static void deltas(walk *x, const opt_plan *p)
 {
     const int32_t r = p->rank;
-    const int64_t n0 = p->dims[r - 1], rows = n / n0;
-    const int64_t tiles = r > 1 ? rows / p->dims[r - 2] : 1;
-    int64_t est, cst = 0;
-    if (p->btop < 0)
-        return 1;
-    for (int32_t i = 0; i < r; i++)
-        cst |= p->st[0][i];
-    if (!cst)
-        return 0;
-    est = (size_t)n0 * w >= KROW_BYTES
-              ? rows * (55 + n0 * (int64_t)w / 8)
-              : rows * (15 + 6 * n0) + tiles * 15;
-    return 2 * est <= 2800 + n * (int64_t)w;
+    const int64_t w = (int64_t)x->w;
+    int64_t back[3];
+    for (int k = 0; k < 3; k++)
+        back[k] = p->st[k][r - 2] * x->n1;
+    for (int32_t i = r - 3; i >= 0; i--) {
+        x->dc[i] = p->st[0][i] - back[0];
+        x->dt[i] = (p->st[1][i] - back[1]) * w;
+        x->de[i] = (p->st[2][i] - back[2]) * w;
+        for (int k = 0; k < 3; k++)
+            back[k] += p->st[k][i] * (p->dims[i] - 1);
+    }
 }
 
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
                   sel_tensor *dst, size_t w)
 {
+    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
     const int32_t r = p->rank;
     const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
-    int64_t n = 1, back[3] = {0, 0, 0};
+    int64_t n;
     opt_tuning tu;
     walk x;
 
-    for (int32_t i = 0; i < r; i++)
-        n *= p->dims[i];
-    if (n > OPT_SMALL_MAX || !pays(p, n, w))
+    x.n0 = p->dims[r - 1], x.n1 = r > 1 ? p->dims[r - 2] : 1, x.tiles = 1;
+    for (int32_t i = 0; i < r - 2; i++)
+        x.tiles *= p->dims[i];
+    n = x.tiles * x.n1 * x.n0, x.w = w;
+    if (n > OPT_SMALL_MAX || !pays(p, &x, n))
         return 0;
     opt_tuning_get(&tu); /* tests lower these to reach opt_run's paths */
     if ((size_t)n * w >= tu.parallel_min || p->footprint > tu.nt_min)
         return 0;
     x.c = (const uint8_t *)cond->data;
     x.t = (const char *)then_->data, x.e = (const char *)else_->data;
-    x.d = (char *)dst->data, x.w = w;
-    x.n0 = p->dims[r - 1], x.n1 = r > 1 ? p->dims[r - 2] : 1;
-    x.tiles = n / x.n0 / x.n1, x.lo = r - 3, x.dims = p->dims;
+    x.d = (char *)dst->data, x.lo = r - 3, x.dims = p->dims;
     for (int k = 0; k < 3; k++) {
         x.s0[k] = (size_t)p->st[k][r - 1];
         x.s1[k] = r > 1 ? p->st[k][r - 2] * (k ? (int64_t)w : 1) : 0;
-        /* after a tile each pointer is n1 rows on: back to the tile's start */
-        back[k] = r > 1 ? p->st[k][r - 2] * p->dims[r - 2] : 0;
     }
-    /* Byte deltas: axis i steps by its stride; the axes below it, each at
-     * its last index, wrap back to 0. */
-    for (int32_t i = r - 3; i >= 0; i--) {
-        x.dc[i] = p->st[0][i] - back[0];
-        x.dt[i] = (p->st[1][i] - back[1]) * (int64_t)w;
-        x.de[i] = (p->st[2][i] - back[2]) * (int64_t)w;
-        for (int k = 0; k < 3; k++)
-            back[k] += p->st[k][i] * (p->dims[i] - 1);
-    }
+    if (r > 2)
+        deltas(&x, p);
     if ((size_t)x.n0 * w < KROW_BYTES) {
         sels[wi][x.s0[0] * 4 + x.s0[1] * 2 + x.s0[2]](&x);
         return 1;
     }
-    x.pick = p->kind < 0;
-    x.kern = opt_kernel(opt_isa_active(), wi, x.pick ? OPT_K_fill : p->kind);
-    rows_kern(&x);
+    x.pick = !x.s0[0];
+    x.kern = opt_kernel(opt_isa_active(), wi,
+                        x.pick ? OPT_K_fill : kinds[x.s0[1] * 2 + x.s0[2]]);
+    if (r == 1 && !x.pick) /* one row: straight to the kernel */
+        x.kern((size_t)n, x.c, x.t, x.e, x.d, 0);
+    else
+        rows_kern(&x);
     return 1;
 }
