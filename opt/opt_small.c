@@ -141,24 +141,29 @@ static void rows_kern(const walk *x)
 }
 
 /* Whether walking costs less than opt_run's blocks, in instructions as
- * callgrind counts them (fitted on the sweep's small shapes, opt/README.md):
- * a short row about 15 plus 6 per element and 15 more per tile, a kernel
- * row about 55 plus its bytes / 8; the blocks about 1 400 to set up and
- * half a byte per element.  A cond constant over the whole output is one
- * copy or fill per block there.  Rows that opt_run would not block (one
- * axis, or OPT_ROW_SHORT bytes and more) run as rows either way, and the
- * walk has less to set up. */
+ * callgrind counts them (fitted on the sweep's small shapes, opt/README.md).
+ * A row: short, about 20 plus 6 per element (3 when cond is constant on
+ * it), and 15 more per tile; long, a kernel call of about 50 plus a
+ * quarter of its bytes (a copy or fill: 35 plus an eighth).  The blocks:
+ * about 1 400 to set up, then half a byte per element (up to 5 bytes).  A
+ * cond constant over the whole output is one copy or fill per block
+ * there.  Rows that opt_run would not block (one axis, or OPT_ROW_SHORT
+ * bytes and more) run as rows either way, and the walk has less to set up.
+ */
 static int pays(const opt_plan *p, const walk *x, int64_t n)
 {
     const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
+    const int pick = p->st[0][p->rank - 1] == 0;
     int64_t est;
     if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
         return 1;
     if (p->in_bytes[0] == 1) /* cond one byte: constant everywhere */
         return 0;
-    est = n0 * w >= KROW_BYTES ? rows * (55 + n0 * w / 8)
-                               : rows * (15 + 6 * n0) + x->tiles * 15;
-    return 2 * est <= 2800 + n * w;
+    if (n0 * w < KROW_BYTES)
+        est = rows * (20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
+    else
+        est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
+    return 2 * est <= 2800 + n * (w < 5 ? w : 5);
 }
 
 /* Byte deltas (rank 3 and more): axis i steps by its stride; after a
@@ -180,6 +185,15 @@ static void deltas(walk *x, const opt_plan *p)
     }
 }
 
+/* The settings keep the call on the caller, without streams (tests lower
+ * them to reach opt_run's threads and streams with small tensors). */
+static int on_caller(const opt_plan *p, int64_t n, size_t w)
+{
+    opt_tuning tu;
+    opt_tuning_get(&tu);
+    return (size_t)n * w < tu.parallel_min && p->footprint <= tu.nt_min;
+}
+
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
                   sel_tensor *dst, size_t w)
@@ -188,17 +202,22 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
     const int32_t r = p->rank;
     const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
     int64_t n;
-    opt_tuning tu;
     walk x;
 
+    if (r == 1 && p->st[0][0] && (size_t)p->dims[0] * w >= KROW_BYTES) {
+        n = p->dims[0]; /* one row, cond along it: straight to the kernel */
+        if (n > OPT_SMALL_MAX || !on_caller(p, n, w))
+            return 0;
+        opt_kernel(opt_isa_active(), wi,
+                   kinds[(p->st[1][0] != 0) * 2 + (p->st[2][0] != 0)])(
+            (size_t)n, cond->data, then_->data, else_->data, dst->data, 0);
+        return 1;
+    }
     x.n0 = p->dims[r - 1], x.n1 = r > 1 ? p->dims[r - 2] : 1, x.tiles = 1;
     for (int32_t i = 0; i < r - 2; i++)
         x.tiles *= p->dims[i];
     n = x.tiles * x.n1 * x.n0, x.w = w;
-    if (n > OPT_SMALL_MAX || !pays(p, &x, n))
-        return 0;
-    opt_tuning_get(&tu); /* tests lower these to reach opt_run's paths */
-    if ((size_t)n * w >= tu.parallel_min || p->footprint > tu.nt_min)
+    if (n > OPT_SMALL_MAX || !pays(p, &x, n) || !on_caller(p, n, w))
         return 0;
     x.c = (const uint8_t *)cond->data;
     x.t = (const char *)then_->data, x.e = (const char *)else_->data;
@@ -216,9 +235,6 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
     x.pick = !x.s0[0];
     x.kern = opt_kernel(opt_isa_active(), wi,
                         x.pick ? OPT_K_fill : kinds[x.s0[1] * 2 + x.s0[2]]);
-    if (r == 1 && !x.pick) /* one row: straight to the kernel */
-        x.kern((size_t)n, x.c, x.t, x.e, x.d, 0);
-    else
-        rows_kern(&x);
+    rows_kern(&x);
     return 1;
 }
