@@ -70,13 +70,15 @@ SMALL_LD(64)
     {                                                                        \
         typedef uint##bits##_t T;                                            \
         enum { z = bits / 8 };                                               \
-        const int64_t n0 = x->n0;                                            \
+        /* Locals: stores through d could alias anything *x holds. */      \
+        const int64_t n0 = x->n0, n1 = x->n1, jc = x->s1[0], jt = x->s1[1],  \
+                      je = x->s1[2];                                         \
         const uint8_t *c = x->c;                                             \
         const char *t = x->t, *e = x->e;                                     \
         char *d = x->d;                                                      \
         int64_t idx[SEL_MAX_RANK] = {0};                                     \
         for (int64_t r = x->tiles;;) {                                       \
-            for (int64_t i = 0; i < x->n1; i++) {                            \
+            for (int64_t i = 0; i < n1; i++) {                               \
                 const T tv = ld##bits(t), ev = ld##bits(e);                  \
                 const int cv = *c != 0;                                      \
                 const char *s = cv ? t : e;                                  \
@@ -87,7 +89,7 @@ SMALL_LD(64)
                                 : (SC ? c[j] != 0 : cv) ? a : b;             \
                     memcpy(d, &v, z);                                        \
                 }                                                            \
-                c += x->s1[0], t += x->s1[1], e += x->s1[2];                 \
+                c += jc, t += jt, e += je;                                   \
             }                                                                \
             if (--r == 0)                                                    \
                 return;                                                      \
@@ -145,11 +147,10 @@ static void rows_kern(const walk *x)
  * A row: short, about 20 plus 6 per element (3 when cond is constant on
  * it), and 15 more per tile; long, a kernel call of about 50 plus a
  * quarter of its bytes (a copy or fill: 35 plus an eighth).  The blocks:
- * about 1 400 to set up, then half a byte per element (up to 5 bytes).  A
- * cond constant over the whole output is one copy or fill per block
- * there.  Rows that opt_run would not block (one axis, or OPT_ROW_SHORT
- * bytes and more) run as rows either way, and the walk has less to set up.
- */
+ * about 1 400 to set up, then half a byte per element (up to 5 bytes), or
+ * nothing more when cond is one byte (one copy or fill per block).  Rows
+ * that opt_run would not block (one axis, or OPT_ROW_SHORT bytes and
+ * more) run as rows either way, and the walk has less to set up. */
 static int pays(const opt_plan *p, const walk *x, int64_t n)
 {
     const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
@@ -157,12 +158,12 @@ static int pays(const opt_plan *p, const walk *x, int64_t n)
     int64_t est;
     if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
         return 1;
-    if (p->in_bytes[0] == 1) /* cond one byte: constant everywhere */
-        return 0;
     if (n0 * w < KROW_BYTES)
         est = rows * (20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
     else
         est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
+    if (p->in_bytes[0] == 1) /* cond one byte: blocks copy or fill */
+        return est <= 1400;
     return 2 * est <= 2800 + n * (w < 5 ? w : 5);
 }
 
