@@ -88,10 +88,9 @@ void opt_plan_finish(opt_plan *p, size_t width);
 /* ---- opt_fast.c: validation and planning in one pass ------------------ */
 
 /* Calls that are valid with a non-empty output, under any mode: checks,
- * places and coalesces in one pass over the axes, fills *p (rank, dims,
- * strides, footprint, in_bytes: opt_plan_finish adds the kind and the
- * blocks) and *width and returns 1.  0 sends the call through opt_check,
- * which gives the status. */
+ * places and coalesces in one pass over the axes (or finds the shapes of
+ * the thread's last call and reuses its plan), fills *p and *width and
+ * returns 1.  0 sends the call through opt_check, which gives the status. */
 int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
                   const sel_tensor *dst, opt_plan *p, size_t *width);

@@ -54,7 +54,6 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     if (opt_fast_plan(cond, then_, else_, b, dst, &p, &w)) {
         if (opt_small_run(&p, cond, then_, else_, dst, w))
             return SEL_OK;
-        opt_plan_finish(&p, w);
         return opt_run(&p, cond, then_, else_, dst, w);
     }
     if (!dst)
