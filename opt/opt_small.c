@@ -113,6 +113,45 @@ SMALL_SELS(64)
 static walk_fn *const sels[4][8] = {SMALL_ROW(8), SMALL_ROW(16),
                                     SMALL_ROW(32), SMALL_ROW(64)};
 
+/* Rows of exactly B bytes, cond constant on each and both inputs
+ * advancing: one fixed-size copy per row from the input cond picks (a
+ * per-pixel cond over channels; rows of 2-4 elements). */
+#define SMALL_COPY(B)                                                        \
+    static void copy##B(const walk *x)                                       \
+    {                                                                        \
+        const int64_t n1 = x->n1, jc = x->s1[0], jt = x->s1[1],              \
+                      je = x->s1[2];                                         \
+        const uint8_t *c = x->c;                                             \
+        const char *t = x->t, *e = x->e;                                     \
+        char *d = x->d;                                                      \
+        int64_t idx[SEL_MAX_RANK] = {0};                                     \
+        for (int64_t r = x->tiles;;) {                                       \
+            for (int64_t i = 0; i < n1; i++, d += B) {                       \
+                char v[B];                                                   \
+                memcpy(v, *c ? t : e, B);                                    \
+                memcpy(d, v, B);                                             \
+                c += jc, t += jt, e += je;                                   \
+            }                                                                \
+            if (--r == 0)                                                    \
+                return;                                                      \
+            NEXT_ROW(x, idx, c, t, e);                                       \
+        }                                                                    \
+    }
+SMALL_COPY(4)
+SMALL_COPY(8)
+SMALL_COPY(16)
+
+/* The short-row walk of a plan: [width][cond, then, else inner strides as
+ * bits 2, 1, 0], or a fixed-size copy. */
+static walk_fn *short_rows(const walk *x, int wi)
+{
+    const size_t bytes = (size_t)x->n0 * x->w;
+    if (!x->s0[0] && x->s0[1] && x->s0[2] &&
+        (bytes == 4 || bytes == 8 || bytes == 16))
+        return bytes == 4 ? copy4 : bytes == 8 ? copy8 : copy16;
+    return sels[wi][x->s0[0] * 4 + x->s0[1] * 2 + x->s0[2]];
+}
+
 /* Long rows: one kernel call each, or when cond is constant on the row a
  * copy or a fill from the input its byte picks. */
 static void rows_kern(const walk *x)
@@ -145,7 +184,7 @@ static void rows_kern(const walk *x)
 /* Whether walking costs less than opt_run's blocks, in instructions as
  * callgrind counts them (fitted on the sweep's small shapes, opt/README.md).
  * A row: short, about 20 plus 6 per element (3 when cond is constant on
- * it), and 15 more per tile; long, a kernel call of about 50 plus a
+ * it; 12 in all for a fixed-size copy), and 15 more per tile; long, a kernel call of about 50 plus a
  * quarter of its bytes (a copy or fill: 35 plus an eighth).  The blocks:
  * about 1 400 to set up, then half a byte per element (up to 5 bytes), or
  * nothing more when cond is one byte (one copy or fill per block).  Rows
@@ -154,12 +193,15 @@ static void rows_kern(const walk *x)
 static int pays(const opt_plan *p, const walk *x, int64_t n)
 {
     const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
-    const int pick = p->st[0][p->rank - 1] == 0;
+    const int32_t in = p->rank - 1;
+    const int pick = p->st[0][in] == 0,
+              copy = pick && p->st[1][in] && p->st[2][in] &&
+                     (n0 * w == 4 || n0 * w == 8 || n0 * w == 16);
     int64_t est;
     if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
         return 1;
     if (n0 * w < KROW_BYTES)
-        est = rows * (20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
+        est = rows * (copy ? 12 : 20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
     else
         est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
     if (p->in_bytes[0] == 1) /* cond one byte: blocks copy or fill */
@@ -205,13 +247,17 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
     int64_t n;
     walk x;
 
-    if (r == 1 && p->st[0][0] && (size_t)p->dims[0] * w >= KROW_BYTES) {
-        n = p->dims[0]; /* one row, cond along it: straight to the kernel */
+    if (r == 1) { /* one row: straight to its kernel, or a copy or fill */
+        const uint8_t *c = (const uint8_t *)cond->data;
+        const int k = p->st[0][0] ? 0 : *c ? 1 : 2;
+        const void *s = k == 2 ? else_->data : then_->data;
+        n = p->dims[0];
         if (n > OPT_SMALL_MAX || !on_caller(p, n, w))
             return 0;
         opt_kernel(opt_isa_active(), wi,
-                   kinds[(p->st[1][0] != 0) * 2 + (p->st[2][0] != 0)])(
-            (size_t)n, cond->data, then_->data, else_->data, dst->data, 0);
+                   k ? (p->st[k][0] ? OPT_K_copy : OPT_K_fill)
+                     : kinds[(p->st[1][0] != 0) * 2 + (p->st[2][0] != 0)])(
+            (size_t)n, c, s, else_->data, dst->data, 0);
         return 1;
     }
     x.n0 = p->dims[r - 1], x.n1 = r > 1 ? p->dims[r - 2] : 1, x.tiles = 1;
@@ -230,7 +276,7 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
     if (r > 2)
         deltas(&x, p);
     if ((size_t)x.n0 * w < KROW_BYTES) {
-        sels[wi][x.s0[0] * 4 + x.s0[1] * 2 + x.s0[2]](&x);
+        short_rows(&x, wi)(&x);
         return 1;
     }
     x.pick = !x.s0[0];
