@@ -89,11 +89,12 @@ void opt_plan_finish(opt_plan *p, size_t width);
 
 /* Calls that are valid with a non-empty output, under any mode: checks,
  * places and coalesces in one pass over the axes (or finds the shapes of
- * the thread's last call and reuses its plan), fills *p and *width and
- * returns 1.  0 sends the call through opt_check, which gives the status. */
+ * the thread's last call and reuses its plan), points *p at the plan (the
+ * thread's own, valid until its next call), sets *width and returns 1.  0
+ * sends the call through opt_check, which gives the status. */
 int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
-                  const sel_tensor *dst, opt_plan *p, size_t *width);
+                  const sel_tensor *dst, const opt_plan **p, size_t *width);
 
 /* ---- opt_small.c: small outputs, walked directly --------------------- */
 

@@ -177,10 +177,9 @@ static int same_call(const memo *m, const sel_tensor *const t[4],
 }
 
 static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
-                     const lay *L, int64_t n, const int64_t step[3],
-                     const opt_plan *p)
+                     const lay *L, int64_t n, const int64_t step[3])
 {
-    m->b = b, m->R = L->R, m->n = n, m->p = *p;
+    m->b = b, m->R = L->R, m->n = n;
     for (int k = 0; k < 4; k++) {
         m->dtype[k] = t[k]->dtype, m->rank[k] = t[k]->rank;
         for (int32_t i = 0; i < t[k]->rank; i++)
@@ -191,9 +190,11 @@ static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     m->ok = 1;
 }
 
+/* The plan is built in the memo itself and handed out from there (a copy
+ * of its 330 bytes cost more time than its instructions showed). */
 int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
-                  const sel_tensor *dst, opt_plan *p, size_t *width)
+                  const sel_tensor *dst, const opt_plan **pp, size_t *width)
 {
     const sel_tensor *const t[4] = {cond, then_, else_, dst};
     int64_t step[3] = {1, 1, 1}, n = 1, nb;
@@ -201,23 +202,24 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
     size_t w;
     lay L, numpy1 = {0, {0, 0, 0}, 1, 0, 1};
     memo *const m = &last;
+    opt_plan *const p = &m->p;
 
     if (same_call(m, t, b)) {
         w = sel_dtype_size(then_->dtype);
         if (!alias_ok(t, m->step, m->R, m->n, w))
             return 0;
-        *p = m->p, *width = w;
+        *pp = p, *width = w;
         return 1;
     }
     if (!args_ok(t, b) || !layout(t, b, &L) || dst->rank != L.R)
         return 0;
+    m->ok = 0; /* the plan below overwrites the memo's */
     numpy1.R = L.R;
     w = sel_dtype_size(then_->dtype);
     /* numpy one way, the common mode, gets a copy with its layout known */
     r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p) : axes(t, &L, &n, step, p);
     if (r < 0 ||
-        __builtin_mul_overflow(n, (int64_t)w, &nb) || (uint64_t)nb > SIZE_MAX ||
-        !alias_ok(t, step, L.R, n, w))
+        __builtin_mul_overflow(n, (int64_t)w, &nb) || (uint64_t)nb > SIZE_MAX)
         return 0; /* SHAPE-OVF-1 above: inputs are no larger than dst */
     if (r == 0) { /* one element: any stride reads it */
         p->dims[0] = 1, p->st[0][0] = p->st[1][0] = p->st[2][0] = 1;
@@ -228,7 +230,10 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
     for (int k = 0; k < 3; k++)
         p->in_bytes[k] = (size_t)step[k] * (k ? w : 1);
     opt_plan_finish(p, w);
-    *width = w;
-    remember(m, t, b, &L, n, step, p);
+    remember(m, t, b, &L, n, step); /* the shapes are valid: overlap is not
+                                       theirs but the pointers' */
+    if (!alias_ok(t, step, L.R, n, w))
+        return 0;
+    *pp = p, *width = w;
     return 1;
 }
