@@ -145,7 +145,7 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
  * 800).  Only what planning reads is compared; data pointers are checked
  * again on every call (ARG-NULL-1, IO-ALIAS-1/2). */
 typedef struct memo {
-    int ok;
+    int ok, handed; /* handed: the plan went to a caller since it was made */
     sel_broadcast b;
     int32_t dtype[4], rank[4], R;
     int64_t dims[4][SEL_MAX_RANK], n, step[3];
@@ -209,11 +209,14 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
         if (!alias_ok(t, m->step, m->R, m->n, w))
             return 0;
         *pp = p, *width = w;
+        if (m->handed)
+            return 2;
+        m->handed = 1;
         return 1;
     }
     if (!args_ok(t, b) || !layout(t, b, &L) || dst->rank != L.R)
         return 0;
-    m->ok = 0; /* the plan below overwrites the memo's */
+    m->ok = m->handed = 0; /* the plan below overwrites the memo's */
     numpy1.R = L.R;
     w = sel_dtype_size(then_->dtype);
     /* numpy one way, the common mode, gets a copy with its layout known */
@@ -235,5 +238,6 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
     if (!alias_ok(t, step, L.R, n, w))
         return 0;
     *pp = p, *width = w;
+    m->handed = 1;
     return 1;
 }

@@ -52,8 +52,8 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         p.btop = -1;
         return opt_run(&p, cond, then_, else_, dst, w);
     }
-    if (opt_fast_plan(cond, then_, else_, b, dst, &fp, &w)) {
-        if (opt_small_run(fp, cond, then_, else_, dst, w))
+    if ((st = opt_fast_plan(cond, then_, else_, b, dst, &fp, &w))) {
+        if (opt_small_run(fp, cond, then_, else_, dst, w, st == 2))
             return SEL_OK;
         return opt_run(fp, cond, then_, else_, dst, w);
     }

@@ -237,51 +237,81 @@ static int on_caller(const opt_plan *p, int64_t n, size_t w)
     return (size_t)n * w < tu.parallel_min && p->footprint <= tu.nt_min;
 }
 
-int opt_small_run(const opt_plan *p, const sel_tensor *cond,
-                  const sel_tensor *then_, const sel_tensor *else_,
-                  sel_tensor *dst, size_t w)
+/* The walk of a plan of rank 2 or more, but its data pointers: 0 when
+ * the blocks would cost less. */
+static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa)
 {
     static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
     const int32_t r = p->rank;
     const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
     int64_t n;
-    walk x;
 
-    if (r == 1) { /* one row: straight to its kernel, or a copy or fill */
+    x->n0 = p->dims[r - 1], x->n1 = p->dims[r - 2], x->tiles = 1;
+    for (int32_t i = 0; i < r - 2; i++)
+        x->tiles *= p->dims[i];
+    n = x->tiles * x->n1 * x->n0, x->w = w;
+    if (n > OPT_SMALL_MAX || !pays(p, x, n))
+        return 0;
+    x->lo = r - 3, x->dims = p->dims;
+    for (int k = 0; k < 3; k++) {
+        x->s0[k] = (size_t)p->st[k][r - 1];
+        x->s1[k] = p->st[k][r - 2] * (k ? (int64_t)w : 1);
+    }
+    if (r > 2)
+        deltas(x, p);
+    if ((size_t)x->n0 * w < KROW_BYTES) {
+        *fn = short_rows(x, wi);
+        return 1;
+    }
+    x->pick = !x->s0[0];
+    x->kern = opt_kernel(isa, wi,
+                         x->pick ? OPT_K_fill : kinds[x->s0[1] * 2 + x->s0[2]]);
+    *fn = rows_kern;
+    return 1;
+}
+
+/* The thread's last walk: a call that repeats the last call's shapes (and
+ * ISA level) repeats its walk but for the data pointers. */
+typedef struct wcache {
+    int ok, use, isa;
+    walk x;
+    walk_fn *fn;
+} wcache;
+static _Thread_local wcache last;
+
+int opt_small_run(const opt_plan *p, const sel_tensor *cond,
+                  const sel_tensor *then_, const sel_tensor *else_,
+                  sel_tensor *dst, size_t w, int same)
+{
+    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
+    const int isa = opt_isa_active();
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    wcache *const m = &last;
+    walk *const x = &m->x;
+
+    if (p->rank == 1) { /* one row: straight to its kernel, or copy or fill */
         const uint8_t *c = (const uint8_t *)cond->data;
         const int k = p->st[0][0] ? 0 : *c ? 1 : 2;
         const void *s = k == 2 ? else_->data : then_->data;
-        n = p->dims[0];
+        const int64_t n = p->dims[0];
         if (n > OPT_SMALL_MAX || !on_caller(p, n, w))
             return 0;
-        opt_kernel(opt_isa_active(), wi,
+        opt_kernel(isa, wi,
                    k ? (p->st[k][0] ? OPT_K_copy : OPT_K_fill)
                      : kinds[(p->st[1][0] != 0) * 2 + (p->st[2][0] != 0)])(
             (size_t)n, c, s, else_->data, dst->data, 0);
         return 1;
     }
-    x.n0 = p->dims[r - 1], x.n1 = r > 1 ? p->dims[r - 2] : 1, x.tiles = 1;
-    for (int32_t i = 0; i < r - 2; i++)
-        x.tiles *= p->dims[i];
-    n = x.tiles * x.n1 * x.n0, x.w = w;
-    if (n > OPT_SMALL_MAX || !pays(p, &x, n) || !on_caller(p, n, w))
+    if (!same || !m->ok || m->isa != isa) {
+        m->ok = 0, m->isa = isa;
+        m->use = build(x, &m->fn, p, w, isa);
+        m->ok = 1;
+    }
+    if (!m->use || !on_caller(p, x->tiles * x->n1 * x->n0, w))
         return 0;
-    x.c = (const uint8_t *)cond->data;
-    x.t = (const char *)then_->data, x.e = (const char *)else_->data;
-    x.d = (char *)dst->data, x.lo = r - 3, x.dims = p->dims;
-    for (int k = 0; k < 3; k++) {
-        x.s0[k] = (size_t)p->st[k][r - 1];
-        x.s1[k] = r > 1 ? p->st[k][r - 2] * (k ? (int64_t)w : 1) : 0;
-    }
-    if (r > 2)
-        deltas(&x, p);
-    if ((size_t)x.n0 * w < KROW_BYTES) {
-        short_rows(&x, wi)(&x);
-        return 1;
-    }
-    x.pick = !x.s0[0];
-    x.kern = opt_kernel(opt_isa_active(), wi,
-                        x.pick ? OPT_K_fill : kinds[x.s0[1] * 2 + x.s0[2]]);
-    rows_kern(&x);
+    x->c = (const uint8_t *)cond->data;
+    x->t = (const char *)then_->data, x->e = (const char *)else_->data;
+    x->d = (char *)dst->data;
+    m->fn(x);
     return 1;
 }
