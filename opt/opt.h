@@ -90,12 +90,29 @@ void opt_plan_pick(const opt_plan *p, int k, size_t width, opt_plan *q);
 
 /* ---- opt_fast.c: validation and planning in one pass ------------------ */
 
-/* numpy calls that are valid with a non-empty output: checks, places and
- * coalesces in one pass over the axes, fills *p and *width and returns 1.
- * 0 sends the call through opt_check, which gives the status. */
+/* Calls that are valid with a non-empty output, under any mode: checks,
+ * places and coalesces in one pass over the axes (or finds the shapes of
+ * the thread's last call and reuses its plan), points *p at the plan (the
+ * thread's own, valid until its next call), sets *width and returns 1, or
+ * 2 when the plan is the one this thread's previous call returned.  0
+ * sends the call through opt_check, which gives the status. */
 int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
-                  const sel_tensor *dst, opt_plan *p, size_t *width);
+                  const sel_tensor *dst, const opt_plan **p, size_t *width);
+
+/* ---- opt_small.c: small outputs, walked directly --------------------- */
+
+/* Outputs of at most OPT_SMALL_MAX elements (measured: opt/README.md). */
+#define OPT_SMALL_MAX 4096
+
+/* Runs a plan of at most OPT_SMALL_MAX elements on the calling thread
+ * (none of opt_run's threads, streams or blocks) and returns 1; 0 when the
+ * call is larger, the blocks would cost less, or the tuning asks for
+ * threads or streams: opt_run then.  same: p is the plan of this thread's
+ * previous call, unchanged (opt_fast_plan returned 2). */
+int opt_small_run(const opt_plan *p, const sel_tensor *cond,
+                  const sel_tensor *then_, const sel_tensor *else_,
+                  sel_tensor *dst, size_t width, int same);
 
 /* ---- opt_brep.c: the blocks' expansion pass ------------------------- */
 

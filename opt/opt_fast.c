@@ -1,29 +1,64 @@
-/* opt_fast.c - a numpy call's checks, placement and coalescing in one pass
- * over the output axes, innermost first, with no opt_geom: opt_check and
+/* opt_fast.c - a valid call's checks, placement and coalescing in one pass
+ * over the output axes, innermost first, with no opt_geom, under every mode
+ * (none, numpy one way or bidirectional, pdpd at any axis): opt_check and
  * opt_plan_make take three passes and ~1800 instructions on a rank-8 call.
- * Anything unusual returns 0 and goes the long way, which gives the status.
+ * Anything unusual (an error, an empty output, overlap) returns 0 and goes
+ * the long way, which gives the status in the order of ERR-ORDER-1.
  */
+#include <string.h>
+
 #include "opt.h"
 
-/* Dim i counted from the right of dims[0..rank); 1 past the left end
- * (BC-NUMPY-2). */
-static inline int64_t rdim(const int64_t *dims, int32_t rank, int32_t i)
-{
-    return i < rank ? dims[rank - 1 - i] : 1;
-}
+/* Where each operand sits: its axis j (from the right) is output axis
+ * pad + j from the right; every other output axis is a 1 for it. */
+typedef struct lay {
+    int32_t R, pad[3];
+    int bc1;  /* then may be 1 where the output is not (numpy) */
+    int cc1;  /* ... and cond decides a dim too (BC-NUMPY-5) */
+    int any1; /* a 1 broadcasts at all (not none) */
+} lay;
 
-/* Everything but the shapes: present, in range, the numpy mode without
- * bidirectional cond, dtypes that fit (DT-*), data present. */
+/* Everything but the shapes: present, in range, a known mode (pdpd axis
+ * >= -1), dtypes that fit (DT-*), data present. */
 static int args_ok(const sel_tensor *const t[4], sel_broadcast b)
 {
     for (int k = 0; k < 4; k++)
         if (!t[k] || t[k]->rank < 0 || t[k]->rank > SEL_MAX_RANK ||
             (t[k]->rank && !t[k]->dims) || !t[k]->data)
             return 0;
-    return b.type == SEL_BROADCAST_NUMPY &&
-           !(b.flags & SEL_COND_BIDIRECTIONAL) &&
+    return (b.type == SEL_BROADCAST_NUMPY || b.type == SEL_BROADCAST_NONE ||
+            (b.type == SEL_BROADCAST_PDPD && b.axis >= -1)) &&
            t[0]->dtype == SEL_DT_BOOLEAN && sel_dtype_size(t[1]->dtype) &&
            t[2]->dtype == t[1]->dtype && t[3]->dtype == t[1]->dtype;
+}
+
+/* The output's rank and each operand's place, per mode: BC-NONE-1 (one
+ * shape), BC-NUMPY-2 (right-aligned; cond no longer than the rest unless
+ * bidirectional, BC-NUMPY-3/5), BC-PDPD-2/3/6 (then is the output; else and
+ * cond at the axis, or right-aligned for -1).  0: not a valid layout. */
+static int layout(const sel_tensor *const t[4], sel_broadcast b, lay *L)
+{
+    const int32_t rc = t[0]->rank, rt = t[1]->rank, re = t[2]->rank;
+    L->pad[0] = L->pad[1] = L->pad[2] = 0;
+    L->any1 = b.type != SEL_BROADCAST_NONE;
+    L->bc1 = b.type == SEL_BROADCAST_NUMPY;
+    L->cc1 = L->bc1 && (b.flags & SEL_COND_BIDIRECTIONAL);
+    L->R = rt;
+    if (b.type == SEL_BROADCAST_NONE)
+        return rc == rt && re == rt;
+    if (b.type == SEL_BROADCAST_NUMPY) {
+        L->R = rt > re ? rt : re;
+        if (L->cc1 && rc > L->R)
+            L->R = rc;
+        return rc <= L->R;
+    }
+    if (rc > rt || re > rt) /* BC-PDPD-6 */
+        return 0;
+    if (b.axis >= 0) { /* BC-PDPD-3: the window ends inside then */
+        L->pad[0] = rt - b.axis - rc, L->pad[2] = rt - b.axis - re;
+        return L->pad[0] >= 0 && L->pad[2] >= 0;
+    }
+    return 1;
 }
 
 /* IO-ALIAS-1, IO-ALIAS-2: dst shares no byte with cond, nor with then or
@@ -41,81 +76,168 @@ static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
     return 1;
 }
 
-/* The axes, innermost first: BC-NUMPY-1..4 (then and else merge; d >= 1
- * makes every dim >= 1: an empty output goes the long way), BC-NUMPY-3
- * (cond fits one way), SHAPE-DST-1; each operand's stride, axes of 1
- * dropped, neighbours merged where every operand steps across both as over
- * one (as opt_plan_make).  Entries in ax/st innermost first; returns their
- * number, or -1. */
-static int32_t axes(const sel_tensor *const t[4], int32_t R, int64_t *count,
-                    int64_t step[3], int64_t *ax, int64_t st[3][SEL_MAX_RANK])
+/* The axes, innermost first: each output dim d from the mode (then's, or
+ * numpy's merge), every operand's dim d or, where the mode lets a 1
+ * broadcast, 1 (d >= 1: an empty output goes the long way); dst's shape
+ * (SHAPE-DST-1); the count's overflow; each operand's stride, axes of 1
+ * dropped, neighbours merged where every operand steps across both as
+ * over one (as opt_plan_make).  Fills p's dims and strides, outermost
+ * first; returns their number, or -1. */
+static inline __attribute__((always_inline)) int32_t
+axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
+     int64_t step[3], opt_plan *p)
 {
+    int64_t *const ax = p->dims, (*const st)[SEL_MAX_RANK] = p->st;
+    int32_t top = L->R; /* entries fill [top, R), innermost last */
     /* Locals: the pass's int64_t stores could alias the dims. */
     const int64_t *const c = t[0]->dims, *const th = t[1]->dims,
                          *const el = t[2]->dims, *const ds = t[3]->dims;
-    const int32_t rc = t[0]->rank, rt = t[1]->rank, re = t[2]->rank;
+    const uint32_t rc = (uint32_t)t[0]->rank, rt = (uint32_t)t[1]->rank,
+                   re = (uint32_t)t[2]->rank;
+    const int bc1 = L->bc1, cc1 = L->cc1, no1 = !L->any1;
+    /* Each operand's index of the dim at output axis i from the right,
+     * counting down; outside [0, rank) the operand has a 1 there. */
+    int32_t jc = (int32_t)rc - 1 + L->pad[0], jt = (int32_t)rt - 1 + L->pad[1],
+            je = (int32_t)re - 1 + L->pad[2];
     int64_t n = 1, s0 = 1, s1 = 1, s2 = 1;
     int32_t r = 0;
 
-    for (int32_t i = 0; i < R; i++) {
-        const int64_t dc = rdim(c, rc, i), dt = rdim(th, rt, i),
-                      de = rdim(el, re, i), d = dt == 1 ? de : dt;
-        int64_t a, b, c;
-        if (d < 1 || (de != d && de != 1) ||
-            (dc != d && dc != 1) || ds[R - 1 - i] != d ||
-            __builtin_mul_overflow(n, d, &n))
+    for (int32_t i = L->R - 1; i >= 0; i--, jc--, jt--, je--) {
+        const int64_t dc = (uint32_t)jc < rc ? c[jc] : 1,
+                      dt = (uint32_t)jt < rt ? th[jt] : 1,
+                      de = (uint32_t)je < re ? el[je] : 1;
+        int64_t d = dt, a, b, e, one;
+        if (d == 1 && bc1) { /* then's 1 broadcasts: else (or cond) decide */
+            d = de;
+            if (d == 1 && cc1)
+                d = dc;
+        }
+        one = no1 ? d : 1; /* the dim that may stand for d */
+        if (d < 1 || ds[i] != d || (de != d && de != one) ||
+            (dc != d && dc != one) || __builtin_mul_overflow(n, d, &n))
             return -1;
         if (d == 1)
             continue;
         a = dc == 1 ? 0 : s0, s0 *= dc;
         b = dt == 1 ? 0 : s1, s1 *= dt;
-        c = de == 1 ? 0 : s2, s2 *= de;
-        if (r > 0 && a == st[0][r - 1] * ax[r - 1] &&
-            b == st[1][r - 1] * ax[r - 1] && c == st[2][r - 1] * ax[r - 1]) {
-            ax[r - 1] *= d;
+        e = de == 1 ? 0 : s2, s2 *= de;
+        if (r > 0 && a == st[0][top] * ax[top] && b == st[1][top] * ax[top] &&
+            e == st[2][top] * ax[top]) {
+            ax[top] *= d;
             continue;
         }
-        ax[r] = d, st[0][r] = a, st[1][r] = b, st[2][r] = c;
-        r++;
+        top--, r++;
+        ax[top] = d, st[0][top] = a, st[1][top] = b, st[2][top] = e;
     }
     *count = n, step[0] = s0, step[1] = s1, step[2] = s2;
+    if (top > 0) /* axes of 1 dropped or merged: the plan starts at 0 */
+        for (int32_t i = 0; i < r; i++) {
+            ax[i] = ax[top + i];
+            for (int k = 0; k < 3; k++)
+                st[k][i] = st[k][top + i];
+        }
     return r;
 }
 
+/* The last planned call's shapes and plan, per thread: a graph calls
+ * Select with the same shapes again and again, and comparing shapes costs
+ * a fraction of planning them (rank 8: about 150 instructions against
+ * 800).  Only what planning reads is compared; data pointers are checked
+ * again on every call (ARG-NULL-1, IO-ALIAS-1/2). */
+typedef struct memo {
+    int ok, handed; /* handed: the plan went to a caller since it was made */
+    sel_broadcast b;
+    int32_t dtype[4], rank[4], R;
+    int64_t dims[4][SEL_MAX_RANK], n, step[3];
+    opt_plan p;
+} memo;
+static _Thread_local memo last;
+
+static int same_call(const memo *m, const sel_tensor *const t[4],
+                     sel_broadcast b)
+{
+    if (!m->ok || b.type != m->b.type || b.axis != m->b.axis ||
+        b.flags != m->b.flags)
+        return 0;
+    for (int k = 0; k < 4; k++) {
+        const sel_tensor *x = t[k];
+        if (!x || x->dtype != m->dtype[k] || x->rank != m->rank[k] ||
+            !x->data || (x->rank && !x->dims))
+            return 0;
+        if (x->rank > 3) { /* a libc compare beats the loop from here */
+            if (memcmp(x->dims, m->dims[k], sizeof(int64_t) * (size_t)x->rank))
+                return 0;
+        } else {
+            for (int32_t i = 0; i < x->rank; i++)
+                if (x->dims[i] != m->dims[k][i])
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
+                     const lay *L, int64_t n, const int64_t step[3])
+{
+    m->b = b, m->R = L->R, m->n = n;
+    for (int k = 0; k < 4; k++) {
+        m->dtype[k] = t[k]->dtype, m->rank[k] = t[k]->rank;
+        for (int32_t i = 0; i < t[k]->rank; i++)
+            m->dims[k][i] = t[k]->dims[i];
+        if (k < 3)
+            m->step[k] = step[k];
+    }
+    m->ok = 1;
+}
+
+/* The plan is built in the memo itself and handed out from there (a copy
+ * of its 330 bytes cost more time than its instructions showed). */
 int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
-                  const sel_tensor *dst, opt_plan *p, size_t *width)
+                  const sel_tensor *dst, const opt_plan **pp, size_t *width)
 {
     const sel_tensor *const t[4] = {cond, then_, else_, dst};
-    const uint64_t lim = (uint64_t)INT64_MAX < SIZE_MAX ? (uint64_t)INT64_MAX
-                                                        : (uint64_t)SIZE_MAX;
-    int64_t step[3] = {1, 1, 1}, n = 1, ax[SEL_MAX_RANK];
-    int64_t st[3][SEL_MAX_RANK];
-    int32_t R, r;
+    int64_t step[3] = {1, 1, 1}, n = 1, nb;
+    int32_t r;
     size_t w;
+    lay L, numpy1 = {0, {0, 0, 0}, 1, 0, 1};
+    memo *const m = &last;
+    opt_plan *const p = &m->p;
 
-    if (!args_ok(t, b))
+    if (same_call(m, t, b)) {
+        w = sel_dtype_size(then_->dtype);
+        if (!alias_ok(t, m->step, m->R, m->n, w))
+            return 0;
+        *pp = p, *width = w;
+        if (m->handed)
+            return 2;
+        m->handed = 1;
+        return 1;
+    }
+    if (!args_ok(t, b) || !layout(t, b, &L) || dst->rank != L.R)
         return 0;
-    R = then_->rank > else_->rank ? then_->rank : else_->rank;
+    m->ok = m->handed = 0; /* the plan below overwrites the memo's */
+    numpy1.R = L.R;
     w = sel_dtype_size(then_->dtype);
-    if (cond->rank > R || dst->rank != R ||
-        (r = axes(t, R, &n, step, ax, st)) < 0 || (uint64_t)n > lim / w ||
-        !alias_ok(t, step, R, n, w))
+    /* numpy one way, the common mode, gets a copy with its layout known */
+    r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p) : axes(t, &L, &n, step, p);
+    if (r < 0 ||
+        __builtin_mul_overflow(n, (int64_t)w, &nb) || (uint64_t)nb > SIZE_MAX)
         return 0; /* SHAPE-OVF-1 above: inputs are no larger than dst */
     if (r == 0) { /* one element: any stride reads it */
-        ax[0] = 1, st[0][0] = st[1][0] = st[2][0] = 1;
+        p->dims[0] = 1, p->st[0][0] = p->st[1][0] = p->st[2][0] = 1;
         r = 1;
     }
     p->rank = r;
-    for (int32_t i = 0; i < r; i++) {
-        p->dims[i] = ax[r - 1 - i];
-        for (int k = 0; k < 3; k++)
-            p->st[k][i] = st[k][r - 1 - i];
-    }
     p->footprint = (size_t)step[0] + (size_t)(step[1] + step[2] + n) * w;
     for (int k = 0; k < 3; k++)
         p->in_bytes[k] = (size_t)step[k] * (k ? w : 1);
     opt_plan_finish(p, w);
-    *width = w;
+    remember(m, t, b, &L, n, step); /* the shapes are valid: overlap is not
+                                       theirs but the pointers' */
+    if (!alias_ok(t, step, L.R, n, w))
+        return 0;
+    *pp = p, *width = w;
+    m->handed = 1;
     return 1;
 }

@@ -37,6 +37,7 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
 {
     opt_geom g;
     opt_plan p;
+    const opt_plan *fp;
     int64_t n;
     size_t w;
     int st;
@@ -51,8 +52,11 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         p.btop = -1;
         return opt_run(&p, cond, then_, else_, dst, w);
     }
-    if (opt_fast_plan(cond, then_, else_, b, dst, &p, &w))
-        return opt_run(&p, cond, then_, else_, dst, w);
+    if ((st = opt_fast_plan(cond, then_, else_, b, dst, &fp, &w))) {
+        if (opt_small_run(fp, cond, then_, else_, dst, w, st == 2))
+            return SEL_OK;
+        return opt_run(fp, cond, then_, else_, dst, w);
+    }
     if (!dst)
         return SEL_ERR_ARG; /* ARG-NULL-1 */
     if ((st = opt_check(cond, then_, else_, b, dst, &g)) != SEL_OK ||

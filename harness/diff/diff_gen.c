@@ -62,6 +62,30 @@ static int pick_short_rows(rng *r, int64_t *out)
     return rank;
 }
 
+/* Small outputs (1-4096 elements), the range opt walks directly
+ * (opt_small.c) or in one block: ranks 0-8 with many axes of 1-3, a last
+ * axis of 1-40 (rows that stay short or reach a vector), shrunk to fit. */
+static int pick_small(rng *r, int64_t *out)
+{
+    const int rank = below(r, SEL_MAX_RANK + 1);
+    const int64_t most = (int64_t)1 << below(r, 13);
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) {
+        out[i] = chance(r, 25) ? 1 : chance(r, 70) ? 2 + below(r, 2)
+               : 4 + below(r, 6);
+        if (i == rank - 1 && chance(r, 40))
+            out[i] = 1 + below(r, 40);
+    }
+    for (int i = 0; i < rank; i++)
+        n *= out[i];
+    for (int i = 0; n > most && i < 4 * rank; i++) { /* trim some axis */
+        const int k = below(r, rank);
+        n = n / out[k] * ((out[k] + 1) / 2);
+        out[k] = (out[k] + 1) / 2;
+    }
+    return rank;
+}
+
 static int64_t count_of(const int64_t *d, int rank)
 {
     int64_t n = 1;
@@ -259,6 +283,9 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         rank = pick_short_rows(&r, out);
         note(c, "blocks");
         crep = chance(&r, 40);
+    } else if (chance(&r, 30)) {
+        rank = pick_small(&r, out);
+        note(c, "small");
     }
     while (count_of(out, rank) > MAX_ELEMS) { /* halve the largest dim */
         for (i = 1, k = 0; i < rank; i++)
@@ -301,7 +328,10 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         c->off[k] = (size_t)below(&r, 64);
     if (chance(&r, 15))
         c->alias = chance(&r, 50) ? ALIAS_THEN : ALIAS_ELSE;
-    c->tuning = below(&r, 3);
+    c->tuning = below(&r, 3); /* 0: the defaults, where small calls run
+                                 on the caller, opt_small.c's walk */
+    if (strstr(c->note, "small") && chance(&r, 50))
+        c->tuning = 0;
     if (chance(&r, 22)) {
         mutate(&r, c);
         if (chance(&r, 30))

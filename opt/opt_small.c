@@ -1,0 +1,317 @@
+/* opt_small.c - small outputs walked straight from the plan on the calling
+ * thread: no blocks, no scratch, no chunks, no expansion passes, when that
+ * costs less than the blocks' setup and passes (a few hundred instructions
+ * of fixed cost, then 2-6 per element).
+ *
+ * One flat loop over the plan's rows: after each row the odometer finds
+ * the axis that steps and adds that axis's precomputed byte delta to each
+ * operand's pointer (one add per operand, whatever the rank).  The row body
+ * is specialized: short rows element by element, per element width and per
+ * inner stride of each operand (0 or 1), with a branch-free pick; rows of
+ * at least KROW_BYTES through the row kernels of the ISA (or, when cond is
+ * constant on the row, a copy or fill from the input it picks).
+ */
+#include <string.h>
+
+#include "opt.h"
+
+/* Rows this long or longer go to the vector kernels (measured: README). */
+#define KROW_BYTES 32
+
+typedef struct walk {
+    const uint8_t *c;
+    const char *t, *e;
+    char *d;
+    size_t w;
+    int64_t n0, n1, tiles;        /* row elements, rows per tile, tiles */
+    int64_t s1[3];                /* a tile's row strides, in bytes */
+    int32_t lo;                   /* the odometer's lowest axis (rank - 3) */
+    const int64_t *dims;
+    int64_t dc[SEL_MAX_RANK], dt[SEL_MAX_RANK], de[SEL_MAX_RANK];
+    opt_kernel_fn *kern;          /* long rows: the kernel (fill for pick) */
+    int pick;                     /* long rows: cond constant on the row */
+    size_t s0[3];                 /* inner strides */
+} walk;
+
+typedef void walk_fn(const walk *x);
+
+/* The next tile (the rows of axis rank - 2): axis i steps, every axis
+ * below it wraps to 0; the byte deltas of opt_small_run make that one add
+ * per operand. */
+#define NEXT_ROW(x, idx, c, t, e)                                            \
+    do {                                                                     \
+        int32_t i_ = (x)->lo;                                                \
+        while (++idx[i_] == (x)->dims[i_])                                   \
+            idx[i_--] = 0;                                                   \
+        c += (x)->dc[i_], t += (x)->dt[i_], e += (x)->de[i_];                \
+    } while (0)
+
+/* An element's bits from any address (IO-ALIGN-1). */
+#define SMALL_LD(bits)                                                       \
+    static inline uint##bits##_t ld##bits(const char *p)                     \
+    {                                                                        \
+        uint##bits##_t v;                                                    \
+        memcpy(&v, p, sizeof v);                                             \
+        return v;                                                            \
+    }
+SMALL_LD(8)
+SMALL_LD(16)
+SMALL_LD(32)
+SMALL_LD(64)
+
+/* Short rows element by element, specialized by width and by the inner
+ * strides (SC, ST, SE: 0 or 1): c ? t : e picked without a branch on cond
+ * (a random cond would mispredict), bits moved as unsigned integers
+ * (BITS-1); any nonzero byte is true (COND-NZ-1).  With cond constant on
+ * the row and both inputs advancing, a row is a copy from the one cond
+ * picks. */
+#define SMALL_SEL(bits, SC, ST, SE)                                          \
+    static void sel##bits##_##SC##ST##SE(const walk *x)                      \
+    {                                                                        \
+        typedef uint##bits##_t T;                                            \
+        enum { z = bits / 8 };                                               \
+        /* Locals: stores through d could alias anything *x holds. */      \
+        const int64_t n0 = x->n0, n1 = x->n1, jc = x->s1[0], jt = x->s1[1],  \
+                      je = x->s1[2];                                         \
+        const uint8_t *c = x->c;                                             \
+        const char *t = x->t, *e = x->e;                                     \
+        char *d = x->d;                                                      \
+        int64_t idx[SEL_MAX_RANK] = {0};                                     \
+        for (int64_t r = x->tiles;;) {                                       \
+            for (int64_t i = 0; i < n1; i++) {                               \
+                const T tv = ld##bits(t), ev = ld##bits(e);                  \
+                const int cv = *c != 0;                                      \
+                const char *s = cv ? t : e;                                  \
+                for (int64_t j = 0; j < n0; j++, d += z) {                   \
+                    const T a = ST ? ld##bits(t + j * z) : tv;               \
+                    const T b = SE ? ld##bits(e + j * z) : ev;               \
+                    const T v = !SC && ST && SE ? ld##bits(s + j * z)        \
+                                : (SC ? c[j] != 0 : cv) ? a : b;             \
+                    memcpy(d, &v, z);                                        \
+                }                                                            \
+                c += jc, t += jt, e += je;                                   \
+            }                                                                \
+            if (--r == 0)                                                    \
+                return;                                                      \
+            NEXT_ROW(x, idx, c, t, e);                                       \
+        }                                                                    \
+    }
+#define SMALL_SELS(bits)                                                     \
+    SMALL_SEL(bits, 0, 0, 0) SMALL_SEL(bits, 0, 0, 1)                        \
+    SMALL_SEL(bits, 0, 1, 0) SMALL_SEL(bits, 0, 1, 1)                        \
+    SMALL_SEL(bits, 1, 0, 0) SMALL_SEL(bits, 1, 0, 1)                        \
+    SMALL_SEL(bits, 1, 1, 0) SMALL_SEL(bits, 1, 1, 1)
+SMALL_SELS(8)
+SMALL_SELS(16)
+SMALL_SELS(32)
+SMALL_SELS(64)
+#define SMALL_ROW(bits)                                                      \
+    {sel##bits##_000, sel##bits##_001, sel##bits##_010, sel##bits##_011,     \
+     sel##bits##_100, sel##bits##_101, sel##bits##_110, sel##bits##_111}
+
+/* [width][cond, then, else inner strides as bits 2, 1, 0] */
+static walk_fn *const sels[4][8] = {SMALL_ROW(8), SMALL_ROW(16),
+                                    SMALL_ROW(32), SMALL_ROW(64)};
+
+/* Rows of exactly B bytes, cond constant on each and both inputs
+ * advancing: one fixed-size copy per row from the input cond picks (a
+ * per-pixel cond over channels; rows of 2-4 elements). */
+#define SMALL_COPY(B)                                                        \
+    static void copy##B(const walk *x)                                       \
+    {                                                                        \
+        const int64_t n1 = x->n1, jc = x->s1[0], jt = x->s1[1],              \
+                      je = x->s1[2];                                         \
+        const uint8_t *c = x->c;                                             \
+        const char *t = x->t, *e = x->e;                                     \
+        char *d = x->d;                                                      \
+        int64_t idx[SEL_MAX_RANK] = {0};                                     \
+        for (int64_t r = x->tiles;;) {                                       \
+            for (int64_t i = 0; i < n1; i++, d += B) {                       \
+                char v[B];                                                   \
+                memcpy(v, *c ? t : e, B);                                    \
+                memcpy(d, v, B);                                             \
+                c += jc, t += jt, e += je;                                   \
+            }                                                                \
+            if (--r == 0)                                                    \
+                return;                                                      \
+            NEXT_ROW(x, idx, c, t, e);                                       \
+        }                                                                    \
+    }
+SMALL_COPY(4)
+SMALL_COPY(8)
+SMALL_COPY(16)
+
+/* The short-row walk of a plan: [width][cond, then, else inner strides as
+ * bits 2, 1, 0], or a fixed-size copy. */
+static walk_fn *short_rows(const walk *x, int wi)
+{
+    const size_t bytes = (size_t)x->n0 * x->w;
+    if (!x->s0[0] && x->s0[1] && x->s0[2] &&
+        (bytes == 4 || bytes == 8 || bytes == 16))
+        return bytes == 4 ? copy4 : bytes == 8 ? copy8 : copy16;
+    return sels[wi][x->s0[0] * 4 + x->s0[1] * 2 + x->s0[2]];
+}
+
+/* Long rows: one kernel call each, or when cond is constant on the row a
+ * copy or a fill from the input its byte picks. */
+static void rows_kern(const walk *x)
+{
+    const size_t n0 = (size_t)x->n0, row = n0 * x->w;
+    const uint8_t *c = x->c;
+    const char *t = x->t, *e = x->e;
+    char *d = x->d;
+    int64_t idx[SEL_MAX_RANK] = {0};
+    for (int64_t r = x->tiles;;) {
+        for (int64_t i = 0; i < x->n1; i++, d += row) {
+            if (!x->pick) {
+                x->kern(n0, c, t, e, d, 0);
+            } else {
+                const int k = *c ? 1 : 2;
+                const char *s = k == 1 ? t : e;
+                if (x->s0[k])
+                    memcpy(d, s, row);
+                else
+                    x->kern(n0, NULL, s, NULL, d, 0);
+            }
+            c += x->s1[0], t += x->s1[1], e += x->s1[2];
+        }
+        if (--r == 0)
+            return;
+        NEXT_ROW(x, idx, c, t, e);
+    }
+}
+
+/* Whether walking costs less than opt_run's blocks, in instructions as
+ * callgrind counts them (fitted on the sweep's small shapes, opt/README.md).
+ * A row: short, about 20 plus 6 per element (3 when cond is constant on
+ * it; 12 in all for a fixed-size copy), and 15 more per tile; long, a kernel call of about 50 plus a
+ * quarter of its bytes (a copy or fill: 35 plus an eighth).  The blocks:
+ * about 1 400 to set up, then half a byte per element (up to 5 bytes), or
+ * nothing more when cond is one byte (one copy or fill per block).  Rows
+ * that opt_run would not block (one axis, or OPT_ROW_SHORT bytes and
+ * more) run as rows either way, and the walk has less to set up. */
+static int pays(const opt_plan *p, const walk *x, int64_t n)
+{
+    const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
+    const int32_t in = p->rank - 1;
+    const int pick = p->st[0][in] == 0,
+              copy = pick && p->st[1][in] && p->st[2][in] &&
+                     (n0 * w == 4 || n0 * w == 8 || n0 * w == 16);
+    int64_t est;
+    if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
+        return 1;
+    if (n0 * w < KROW_BYTES)
+        est = rows * (copy ? 12 : 20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
+    else
+        est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
+    if (p->in_bytes[0] == 1) /* cond one byte: blocks copy or fill */
+        return est <= 1400;
+    return 2 * est <= 2800 + n * (w < 5 ? w : 5);
+}
+
+/* Byte deltas (rank 3 and more): axis i steps by its stride; after a
+ * tile each pointer is n1 rows on, and the axes between, each at its last
+ * index, wrap to 0. */
+static void deltas(walk *x, const opt_plan *p)
+{
+    const int32_t r = p->rank;
+    const int64_t w = (int64_t)x->w;
+    int64_t back[3];
+    for (int k = 0; k < 3; k++)
+        back[k] = p->st[k][r - 2] * x->n1;
+    for (int32_t i = r - 3; i >= 0; i--) {
+        x->dc[i] = p->st[0][i] - back[0];
+        x->dt[i] = (p->st[1][i] - back[1]) * w;
+        x->de[i] = (p->st[2][i] - back[2]) * w;
+        for (int k = 0; k < 3; k++)
+            back[k] += p->st[k][i] * (p->dims[i] - 1);
+    }
+}
+
+/* The settings keep the call on the caller, without streams (tests lower
+ * them to reach opt_run's threads and streams with small tensors). */
+static int on_caller(const opt_plan *p, int64_t n, size_t w)
+{
+    opt_tuning tu;
+    opt_tuning_get(&tu);
+    return (size_t)n * w < tu.parallel_min && p->footprint <= tu.nt_min;
+}
+
+/* The walk of a plan of rank 2 or more, but its data pointers: 0 when
+ * the blocks would cost less. */
+static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa)
+{
+    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
+    const int32_t r = p->rank;
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    int64_t n;
+
+    x->n0 = p->dims[r - 1], x->n1 = p->dims[r - 2], x->tiles = 1;
+    for (int32_t i = 0; i < r - 2; i++)
+        x->tiles *= p->dims[i];
+    n = x->tiles * x->n1 * x->n0, x->w = w;
+    if (n > OPT_SMALL_MAX || !pays(p, x, n))
+        return 0;
+    x->lo = r - 3, x->dims = p->dims;
+    for (int k = 0; k < 3; k++) {
+        x->s0[k] = (size_t)p->st[k][r - 1];
+        x->s1[k] = p->st[k][r - 2] * (k ? (int64_t)w : 1);
+    }
+    if (r > 2)
+        deltas(x, p);
+    if ((size_t)x->n0 * w < KROW_BYTES) {
+        *fn = short_rows(x, wi);
+        return 1;
+    }
+    x->pick = !x->s0[0];
+    x->kern = opt_kernel(isa, wi,
+                         x->pick ? OPT_K_fill : kinds[x->s0[1] * 2 + x->s0[2]]);
+    *fn = rows_kern;
+    return 1;
+}
+
+/* The thread's last walk: a call that repeats the last call's shapes (and
+ * ISA level) repeats its walk but for the data pointers. */
+typedef struct wcache {
+    int ok, use, isa;
+    walk x;
+    walk_fn *fn;
+} wcache;
+static _Thread_local wcache last;
+
+int opt_small_run(const opt_plan *p, const sel_tensor *cond,
+                  const sel_tensor *then_, const sel_tensor *else_,
+                  sel_tensor *dst, size_t w, int same)
+{
+    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
+    const int isa = opt_isa_active();
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    wcache *const m = &last;
+    walk *const x = &m->x;
+
+    if (p->rank == 1) { /* one row: straight to its kernel, or copy or fill */
+        const uint8_t *c = (const uint8_t *)cond->data;
+        const int k = p->st[0][0] ? 0 : *c ? 1 : 2;
+        const void *s = k == 2 ? else_->data : then_->data;
+        const int64_t n = p->dims[0];
+        if (n > OPT_SMALL_MAX || !on_caller(p, n, w))
+            return 0;
+        opt_kernel(isa, wi,
+                   k ? (p->st[k][0] ? OPT_K_copy : OPT_K_fill)
+                     : kinds[(p->st[1][0] != 0) * 2 + (p->st[2][0] != 0)])(
+            (size_t)n, c, s, else_->data, dst->data, 0);
+        return 1;
+    }
+    if (!same || !m->ok || m->isa != isa) {
+        m->ok = 0, m->isa = isa;
+        m->use = build(x, &m->fn, p, w, isa);
+        m->ok = 1;
+    }
+    if (!m->use || !on_caller(p, x->tiles * x->n1 * x->n0, w))
+        return 0;
+    x->c = (const uint8_t *)cond->data;
+    x->t = (const char *)then_->data, x->e = (const char *)else_->data;
+    x->d = (char *)dst->data;
+    m->fn(x);
+    return 1;
+}
