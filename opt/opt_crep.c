@@ -50,6 +50,20 @@ static uint64_t gcd64(uint64_t x)
         g <<= 1;
     return g;
 }
+
+/* 1 when then and else need no scratch beyond a register tile's first
+ * rows: each dense, constant over the block, or a tile kept in registers. */
+static int noscratch(const opt_plan *p, const opt_crep *cr)
+{
+    for (int k = 1; k < 3; k++) {
+        int zeros = 0;
+        for (int32_t a = p->btop; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
+        if (zeros && zeros != p->rank - p->btop && !(cr->tile[k] && cr->P))
+            return 0;
+    }
+    return 1;
+}
 #endif
 
 int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
@@ -99,6 +113,8 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
     unit = (int64_t)cr->C + 64 * (cr->P + 2); /* elements, from the start */
     cr->trows = (unit + p->binner - 1) / p->binner; /* top rows of them */
     cr->trows = !cr->P ? 0 : cr->trows < p->brows ? cr->trows : p->brows;
+    if (noscratch(p, cr))
+        cr->brows = p->dims[top];
     cr->w = w;
     return 1;
 #else
