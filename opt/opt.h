@@ -165,7 +165,9 @@ void opt_xcopy__avx2(const uint8_t *s, uint8_t *d, size_t outer, size_t blk,
  * that row's cond byte (cavail bytes readable from it); t and e by mode
  * ts / es: 0 dense from element 0, 1 one element, 2 a tile (period C)
  * expanded densely from element 0.  P: 1 or 3 when a tile's pattern over
- * 64-element groups repeats every P groups (0: neither, kept in memory). */
+ * 64-element groups repeats every P groups (0: neither, kept in memory);
+ * Q (P = 0, AVX-512): a tile repeats every Q groups, expanded only over
+ * its first C + 64 (Q + 2) elements (0: expanded over the whole job). */
 #define OPT_CREP_SEQC 64   /* C with an index table (both ISAs) */
 #define OPT_CREP_MAXC 511  /* C up to (AVX-512: two rows per 64 elements) */
 typedef struct opt_crep_job {
@@ -174,7 +176,7 @@ typedef struct opt_crep_job {
     const uint8_t *seq; /* seq[k] = k / C for k < C + 72 (C <= SEQC) */
     const char *t, *e;
     char *d;
-    int ts, es, nt, P;
+    int ts, es, nt, P, Q;
 } opt_crep_job;
 typedef void opt_crep_fn(const opt_crep_job *j);
 
@@ -185,7 +187,8 @@ typedef struct opt_crep {
     int64_t brows; /* rows per block: whole 64-byte lines of output */
     int tile[3];   /* operand k (1, 2) is a tile when expanded */
     int P;         /* the job's P; 0 for the AVX2 kernels (no registers) */
-    int64_t trows; /* block rows a tile needs expanded (P > 0), else 0 */
+    int Q;         /* the job's Q; 0 for the AVX2 kernels */
+    int64_t trows; /* block rows a tile needs expanded (P or Q), else 0 */
     size_t w;
     const uint8_t *seq;
 } opt_crep;

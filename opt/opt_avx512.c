@@ -152,7 +152,10 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
  * fewer than 64 elements (the peel to the streams' alignment, the tail)
  * are masked.  A register tile is read from memory only within its first
  * 64 * (P + 2) elements (the tail reads the period's first groups), so
- * opt_block.c expands only that much of it. */
+ * opt_block.c expands only that much of it.  A tile of another period, Q
+ * groups (Q = C / gcd(C, 64), when 64 * (Q + 2) elements fit the block's
+ * scratch), is read from memory with a pointer that wraps every Q groups,
+ * so it too needs only that much expanded (dense operands: no wrap). */
 #define CREP512(bits, mt, ld)                                                 \
     /* Elements i..i+k-1, k < 64; then and else of element i at tp, ep. */  \
     CREP_ALWAYS void crep_part##bits(const opt_crep_job *j, size_t i,         \
@@ -173,15 +176,16 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
     }                                                                         \
     CREP_ALWAYS void crep_group##bits(const opt_crep_job *j, size_t i,        \
                                       const VT *rt, const VT *re,             \
-                                      const int tr, const int er, int nt)     \
+                                      const int tr, const int er, int nt,     \
+                                      const char *tq, const char *eq)         \
     {                                                                         \
         const size_t W = bits / 8, L = 64 / W;                                \
         const uint64_t b = crep_bits(j);                                      \
         _Pragma("GCC unroll 8") for (size_t v = 0; v < W; v++) {              \
             const size_t o = (i + v * L) * W;                                 \
             const VT x = vpick##bits((mt)(b >> (v * L)),                      \
-                                     tr ? rt[v] : vloadu(j->t + o),           \
-                                     er ? re[v] : vloadu(j->e + o));          \
+                                     tr ? rt[v] : vloadu(tq + v * 64),        \
+                                     er ? re[v] : vloadu(eq + v * 64));       \
             if (nt)                                                           \
                 vstream(j->d + o, x);                                         \
             else                                                              \
@@ -197,7 +201,8 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
                                                         k * 64);              \
     }                                                                         \
     CREP_ALWAYS void crep_body##bits(opt_crep_job j, const int tr,            \
-                                     const int er, const size_t P)            \
+                                     const int er, const size_t P,            \
+                                     const int wq)                            \
     {                                                                         \
         const size_t W = bits / 8, n = j.n, q = 64 / j.C, m = 64 % j.C;       \
         const VT tv = j.ts == 1 ? vsplat##bits(j.t) : vzero();                \
@@ -225,25 +230,33 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
             crep_regs##bits(rt, j.t, j.ts, i, P);                             \
         if (er)                                                               \
             crep_regs##bits(re, j.e, j.es, i, P);                             \
+        /* Operands read from memory: dense, or a tile of Q groups (wraps). */\
+        const char *tq = j.t + i * W, *eq = j.e + i * W;                      \
+        const char *const tb = tq, *const eb = eq;                            \
+        const char *const te = j.ts == 2 ? tb + j.Q * 64 * W : NULL;          \
+        const char *const ee = j.es == 2 ? eb + j.Q * 64 * W : NULL;          \
         for (; g + P <= G; g += P) {                                          \
             _Pragma("GCC unroll 3") for (size_t h = 0; h < P; h++) {          \
                 crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er,       \
-                                 j.nt);                                       \
+                                 j.nt, tq, eq);                               \
                 opt_crep_step(&j, q, m), i += 64;                             \
+                tq += 64 * W, eq += 64 * W;                                   \
             }                                                                 \
+            if (wq) /* a tile of Q groups starts again */                     \
+                tq = tq == te ? tb : tq, eq = eq == ee ? eb : eq;             \
         }                                                                     \
         _Pragma("GCC unroll 3") for (size_t h = 0; h + 1 < P; h++) {          \
             if (g + h < G) { /* the period's first groups, same phases */     \
                 crep_group##bits(&j, i, rt + h * W, re + h * W, tr, er,       \
-                                 j.nt);                                       \
+                                 j.nt, tq, eq);                               \
                 opt_crep_step(&j, q, m), i += 64;                             \
+                tq += 64 * W, eq += 64 * W;                                   \
             }                                                                 \
         }                                                                     \
         if (i < n) { /* a register tile repeats: read at the period's start */\
-            const size_t s = i0 + (i - i0) / 64 % P * 64;                     \
-            crep_part##bits(&j, i, n - i, tv, ev,                             \
-                            j.t + (tr && j.ts == 2 ? s : i) * W,              \
-                            j.e + (er && j.es == 2 ? s : i) * W);             \
+            const size_t s = (i - i0) / 64 % P * 64 * W;                      \
+            crep_part##bits(&j, i, n - i, tv, ev, tr ? tb + s : tq,           \
+                            er ? eb + s : eq);                                \
         }                                                                     \
     }                                                                         \
     VBMI void opt_crep_x##bits##__avx512(const opt_crep_job *j)               \
@@ -252,15 +265,19 @@ CREP_ALWAYS uint64_t crep_bits(const opt_crep_job *j)
         const int tr = k.ts == 1 || (k.ts == 2 && k.P);                       \
         const int er = k.es == 1 || (k.es == 2 && k.P);                       \
         const int p3 = k.P == 3 && ((tr && k.ts == 2) || (er && k.es == 2));  \
+        const int wq = k.Q && (k.ts == 2 || k.es == 2); /* not P: no tr */    \
         k.nt = k.nt && (uintptr_t)k.d % (bits / 8) == 0;                      \
-        switch (tr * 2 + er + p3 * 4) {                                       \
-        case 0: crep_body##bits(k, 0, 0, 1); break;                           \
-        case 1: crep_body##bits(k, 0, 1, 1); break;                           \
-        case 2: crep_body##bits(k, 1, 0, 1); break;                           \
-        case 3: crep_body##bits(k, 1, 1, 1); break;                           \
-        case 5: crep_body##bits(k, 0, 1, 3); break;                           \
-        case 6: crep_body##bits(k, 1, 0, 3); break;                           \
-        default: crep_body##bits(k, 1, 1, 3); break;                          \
+        switch (tr * 2 + er + p3 * 4 + wq * 8) {                              \
+        case 0: crep_body##bits(k, 0, 0, 1, 0); break;                        \
+        case 1: crep_body##bits(k, 0, 1, 1, 0); break;                        \
+        case 2: crep_body##bits(k, 1, 0, 1, 0); break;                        \
+        case 3: crep_body##bits(k, 1, 1, 1, 0); break;                        \
+        case 5: crep_body##bits(k, 0, 1, 3, 0); break;                        \
+        case 6: crep_body##bits(k, 1, 0, 3, 0); break;                        \
+        case 8: crep_body##bits(k, 0, 0, 1, 1); break;                        \
+        case 9: crep_body##bits(k, 0, 1, 1, 1); break;                        \
+        case 10: crep_body##bits(k, 1, 0, 1, 1); break;                       \
+        default: crep_body##bits(k, 1, 1, 3, 0); break;                       \
         }                                                                     \
     }
 

@@ -50,6 +50,21 @@ static uint64_t gcd64(uint64_t x)
         g <<= 1;
     return g;
 }
+
+/* 1 when then and else need no scratch beyond a tile's first trows rows:
+ * each dense, constant over the block, or a tile of P or Q groups. */
+static int noscratch(const opt_plan *p, const opt_crep *cr)
+{
+    for (int k = 1; k < 3; k++) {
+        int zeros = 0;
+        for (int32_t a = p->btop; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
+        if (zeros && zeros != p->rank - p->btop &&
+            !(cr->tile[k] && (cr->P || cr->Q)))
+            return 0;
+    }
+    return 1;
+}
 #endif
 
 int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
@@ -94,11 +109,18 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
     }
     unit = (int64_t)(cr->C / gcd64(cr->C));
     cr->P = (unit == 1 || unit == 3) && cr->fn != avx2_fns[wi] ? (int)unit : 0;
-    /* What the kernel reads of a register tile (opt_avx512.c), from any
-     * phase: the tile need not be expanded over the whole block. */
-    unit = (int64_t)cr->C + 64 * (cr->P + 2); /* elements, from the start */
+    cr->Q = !cr->P && w > 1 && cr->fn != avx2_fns[wi] ? (int)unit : 0;
+    /* What the kernel reads of a tile in registers or of Q groups
+     * (opt_avx512.c), from any phase: the tile need not be expanded over
+     * the whole block. */
+    unit = (int64_t)cr->C + 64 * (cr->P + cr->Q + 2); /* elements */
     cr->trows = (unit + p->binner - 1) / p->binner; /* top rows of them */
-    cr->trows = !cr->P ? 0 : cr->trows < p->brows ? cr->trows : p->brows;
+    if (cr->trows > p->brows) /* Q groups do not fit the block's scratch */
+        cr->Q = 0;
+    cr->trows = !cr->P && !cr->Q ? 0
+                : cr->trows < p->brows ? cr->trows : p->brows;
+    if (noscratch(p, cr))
+        cr->brows = p->dims[top];
     cr->w = w;
     return 1;
 #else
@@ -117,7 +139,7 @@ void opt_crep_block(const opt_crep *cr, const uint8_t *c, size_t cavail,
 
     j.c = c + row, j.cavail = cavail - row;
     j.r = (size_t)lo - row * cr->C, j.C = cr->C, j.n = n, j.seq = cr->seq;
-    j.t = t, j.e = e, j.d = d, j.nt = nt, j.P = cr->P;
+    j.t = t, j.e = e, j.d = d, j.nt = nt, j.P = cr->P, j.Q = cr->Q;
     j.ts = tcls == 1 ? 1 : tcls == 2 && cr->tile[1] ? 2 : 0;
     j.es = ecls == 1 ? 1 : ecls == 2 && cr->tile[2] ? 2 : 0;
     if (cr->trows) { /* a tile's element lo is its element lo % C */
