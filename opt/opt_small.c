@@ -270,11 +270,24 @@ static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa)
     return 1;
 }
 
+/* The tiles of opt_vtile.c run from the AVX2 level up. */
+static int vtile_level(int isa)
+{
+#if defined(__x86_64__)
+    return isa >= OPT_ISA_avx2;
+#else
+    (void)isa;
+    return 0;
+#endif
+}
+
 /* The thread's last walk: a call that repeats the last call's shapes (and
  * ISA level) repeats its walk but for the data pointers. */
 typedef struct wcache {
-    int ok, use, isa;
+    int ok, use, isa, vt;
+    int64_t n;
     walk x;
+    opt_vtile v;
     walk_fn *fn;
 } wcache;
 static _Thread_local wcache last;
@@ -303,12 +316,20 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         return 1;
     }
     if (!same || !m->ok || m->isa != isa) {
-        m->ok = 0, m->isa = isa;
-        m->use = build(x, &m->fn, p, w, isa);
+        m->ok = 0, m->isa = isa, m->n = 1;
+        for (int32_t i = 0; i < p->rank; i++)
+            m->n *= p->dims[i];
+        m->vt = vtile_level(isa) && opt_vtile_build(&m->v, p, w);
+        m->use = m->vt || build(x, &m->fn, p, w, isa);
         m->ok = 1;
     }
-    if (!m->use || !on_caller(p, x->tiles * x->n1 * x->n0, w))
+    if (!m->use || !on_caller(p, m->n, w))
         return 0;
+    if (m->vt) {
+        opt_vtile_run(&m->v, cond->data, then_->data, else_->data, dst->data,
+                      p);
+        return 1;
+    }
     x->c = (const uint8_t *)cond->data;
     x->t = (const char *)then_->data, x->e = (const char *)else_->data;
     x->d = (char *)dst->data;
