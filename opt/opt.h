@@ -121,7 +121,7 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
  * tile from a window of at most 16 bytes (or the tile's 32 bytes in
  * order): per tile one shuffle of each window (ctl: per output byte the
  * window byte), one compare, one blend, one store.  mode[k]: 0 dense (a
- * straight load), 1 a 16-byte window.  Tile i reads operand k's window at byte off[k][i] (a
+ * straight load), 1 a 16-byte window.  Tile i reads operand k's window at byte off.h[i][k] (a
  * table built once per call: an odometer step per tile cost more than
  * the tile's shuffles). */
 #define OPT_VTILE_MAX 4096
@@ -130,10 +130,13 @@ typedef struct opt_vtile {
     const char *t, *e;
     char *d;
     int32_t tiles;
-    uint8_t ctl[3][32];
+    uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
     int mode[3];
     size_t last[3]; /* bytes the last tile's loads reach, per operand */
-    int32_t off[3][OPT_VTILE_MAX / 32];
+    union {         /* tile i's offsets: h[i][k] for operand k */
+        uint64_t w[OPT_VTILE_MAX / 32];
+        uint16_t h[OPT_VTILE_MAX / 32][4];
+    } off;
 } opt_vtile;
 /* 1 (and *x filled but the pointers) when plan p runs in tiles. */
 int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w);

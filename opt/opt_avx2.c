@@ -297,14 +297,14 @@ static inline VT vt_get(int m, const char *p, VT ctl)
         const VT k0 = vloadu((const char *)x->ctl[0]),                       \
                  k1 = vloadu((const char *)x->ctl[1]),                       \
                  k2 = vloadu((const char *)x->ctl[2]);                       \
-        const int32_t *o0 = x->off[0], *o1 = x->off[1], *o2 = x->off[2];    \
+        const uint16_t(*o)[4] = x->off.h;                                    \
         const char *c = (const char *)x->c, *t = x->t, *e = x->e;            \
         char *d = x->d;                                                      \
         for (int32_t i = 0, n = x->tiles; i < n; i++, d += 32) {             \
-            const VT z = _mm256_cmpeq_epi8(vt_get(MC, c + o0[i], k0)    ,    \
+            const VT z = _mm256_cmpeq_epi8(vt_get(MC, c + o[i][0], k0)    ,    \
                                            vzero());                         \
-            vstoreu(d, _mm256_blendv_epi8(vt_get(MT, t + o1[i], k1)    ,     \
-                                          vt_get(ME, e + o2[i], k2)    , z)); \
+            vstoreu(d, _mm256_blendv_epi8(vt_get(MT, t + o[i][1], k1)    ,     \
+                                          vt_get(ME, e + o[i][2], k2)    , z)); \
         }                                                                    \
     }
 #define VTILE_E(MC, MT) VTILE(MC, MT, 0) VTILE(MC, MT, 1)

@@ -12,106 +12,115 @@
 
 #include "opt.h"
 
+/* Three byte offsets (cond, then, else) in one word, 16 bits each: the
+ * tables below are built with one add per entry for all three.  Every
+ * offset is below OPT_VTILE_MAX, so no field carries into the next. */
+static uint64_t pack(const opt_plan *p, int32_t a, int64_t q, uint64_t w)
+{
+    return (uint64_t)(p->st[0][a] * q) | (uint64_t)(p->st[1][a] * q) * w << 16 |
+           (uint64_t)(p->st[2][a] * q) * w << 32;
+}
+
 /* The tile's axes, innermost first: the plan's inner axes whose product
  * divides 32 / w, and a factor f of the next one when they are not enough;
  * the outer axes (outer first) are the rest.  0 when no such split. */
 typedef struct split {
     int nt, no;
-    int64_t td[SEL_MAX_RANK], ts[3][SEL_MAX_RANK];
-    int64_t od[SEL_MAX_RANK], os[3][SEL_MAX_RANK];
+    int64_t td[SEL_MAX_RANK], od[SEL_MAX_RANK];
+    uint64_t ts[SEL_MAX_RANK], os[SEL_MAX_RANK];
 } split;
 
-static int split_axes(split *s, const opt_plan *p, int64_t T)
+static int split_axes(split *s, const opt_plan *p, int64_t T, size_t w)
 {
     int32_t a = p->rank - 1;
     int64_t P = 1, f;
     s->nt = s->no = 0;
     for (; a >= 0 && T % (P * p->dims[a]) == 0; a--, s->nt++) {
         P *= p->dims[a];
-        s->td[s->nt] = p->dims[a];
-        for (int k = 0; k < 3; k++)
-            s->ts[k][s->nt] = p->st[k][a];
+        s->td[s->nt] = p->dims[a], s->ts[s->nt] = pack(p, a, 1, w);
     }
     f = T / P;
     if (f > 1 && (a < 0 || p->dims[a] % f))
         return 0;
     for (int32_t i = 0; i <= a; i++, s->no++) {
         const int64_t q = i == a ? f : 1;
-        s->od[s->no] = p->dims[i] / q;
-        for (int k = 0; k < 3; k++)
-            s->os[k][s->no] = p->st[k][i] * q;
+        s->od[s->no] = p->dims[i] / q, s->os[s->no] = pack(p, i, q, w);
     }
     if (f > 1) {
-        s->td[s->nt] = f;
-        for (int k = 0; k < 3; k++)
-            s->ts[k][s->nt] = p->st[k][a];
-        s->nt++;
+        s->td[s->nt] = f, s->ts[s->nt++] = pack(p, a, 1, w);
         if (s->od[s->no - 1] == 1)
             s->no--;
     }
     return 1;
 }
 
-/* Operand k's shuffle control and load mode from its element offsets over
- * the tile (u: its element bytes): 0 when the tile is its 32 bytes as
- * they are, 1 when they come from a window of at most 16 bytes.  Tile
- * dims divide 32 / w, so a window of more than 16 bytes holds every
- * element of the tile in order (mode 0); anything else is declined. */
-static int control(opt_vtile *x, int k, const int64_t *off, size_t w, int u)
+/* Offsets of every index of the axes d[0..n) (innermost first), packed, by
+ * doubling; returns their count. */
+static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
+                       int n)
 {
-    const int64_t T = 32 / (int64_t)w, win = (off[T - 1] + 1) * u;
-    int dense = 1;
-    if (win > 32)
-        return 0;
-    for (int b = 0; b < 32; b++) {
-        const int64_t j = b / (int64_t)w;
-        x->ctl[k][b] = (uint8_t)(off[j] * u + (u > 1 ? b % u : 0));
-        dense &= x->ctl[k][b] == b;
-    }
-    x->mode[k] = !dense;
-    return dense || win <= 16;
+    int64_t len = 1;
+    o[0] = 0;
+    for (int a = 0; a < n; len *= d[a], a++)
+        for (int64_t q = 1; q < d[a]; q++)
+            for (int64_t i = 0; i < len; i++)
+                o[q * len + i] = o[i] + q * st[a];
+    return len;
 }
 
-/* Each tile's window offsets, by doubling over the outer axes innermost
- * first, and how far each operand's last load reaches. */
-static void tiles(opt_vtile *x, const split *s, size_t w)
+/* The shuffle controls (per output byte, the window byte) and load modes
+ * from the tile's offsets: mode 0 when the tile is the operand's 32 bytes
+ * as they are, 1 when they come from a window of at most 16 bytes.  Tile
+ * dims divide 32 / w, so a window of more than 16 bytes holds every
+ * element of the tile in order (mode 0); anything else is declined.
+ * Controls are written 8 bytes per element (ctl has room past 32). */
+static int controls(opt_vtile *x, const uint64_t *off, int64_t T, size_t w)
 {
-    const int64_t u[3] = {1, (int64_t)w, (int64_t)w};
-    for (int k = 0; k < 3; k++) {
-        int32_t *o = x->off[k];
-        int64_t len = 1;
-        o[0] = 0;
-        for (int a = s->no - 1; a >= 0; len *= s->od[a], a--)
-            for (int64_t q = 1; q < s->od[a]; q++)
-                for (int64_t i = 0; i < len; i++)
-                    o[q * len + i] =
-                        o[i] + (int32_t)(q * s->os[k][a] * u[k]);
-        x->tiles = (int32_t)len;
-        x->last[k] = (size_t)o[len - 1] + (x->mode[k] == 1 ? 16 : 32);
+    const int sh = 64 - 8 * (int)w;
+    const uint64_t rep = 0x0101010101010101u >> sh,
+                   seq = 0x0706050403020100u & ~0ull >> sh, last = off[T - 1];
+    int dense[3] = {w == 1, 1, 1};
+    for (int64_t j = 0; j < T; j++) {
+        for (int k = 0; k < 3; k++) {
+            const uint64_t o = off[j] >> 16 * k & 0xffff,
+                           v = o * rep + (k ? seq : 0);
+            memcpy(&x->ctl[k][j * (int64_t)w], &v, 8);
+            dense[k] &= o == (uint64_t)j * (k ? w : 1);
+        }
     }
+    for (int k = 0; k < 3; k++) {
+        const uint64_t win = (last >> 16 * k & 0xffff) + (k ? w : 1);
+        if (!dense[k] && win > 16)
+            return 0;
+        x->mode[k] = !dense[k];
+    }
+    return 1;
 }
 
 int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
 {
     const int64_t T = 32 / (int64_t)w;
-    int64_t n = 1, off[3][32];
+    int64_t n = 1;
+    uint64_t off[32], last;
     split s;
     for (int32_t i = 0; i < p->rank; i++)
         n *= p->dims[i];
-    if (n * (int64_t)w > OPT_VTILE_MAX || n % T || !split_axes(&s, p, T))
+    if (n * (int64_t)w > OPT_VTILE_MAX || n % T || !split_axes(&s, p, T, w))
         return 0;
-    /* Offsets over the tile by doubling, innermost axis first. */
-    for (int k = 0; k < 3; k++) {
-        int64_t len = 1;
-        off[k][0] = 0;
-        for (int a = 0; a < s.nt; len *= s.td[a], a++)
-            for (int64_t q = 1; q < s.td[a]; q++)
-                for (int64_t i = 0; i < len; i++)
-                    off[k][q * len + i] = off[k][i] + q * s.ts[k][a];
-        if (!control(x, k, off[k], w, k ? (int)w : 1))
-            return 0;
+    offsets(off, s.td, s.ts, s.nt);
+    if (!controls(x, off, T, w))
+        return 0;
+    /* The tiles' offsets: the outer axes, innermost first. */
+    for (int i = 0; i < s.no / 2; i++) {
+        const int64_t d = s.od[i];
+        const uint64_t st = s.os[i];
+        s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
+        s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
     }
-    tiles(x, &s, w);
+    x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
+    last = x->off.w[x->tiles - 1];
+    for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
+        x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
     return 1;
 }
 
