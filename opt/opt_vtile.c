@@ -54,17 +54,17 @@ static int split_axes(split *s, const opt_plan *p, int64_t T, size_t w)
     return 1;
 }
 
-/* Offsets of every index of the axes d[0..n) (innermost first), packed, by
- * doubling; returns their count. */
+/* Offsets of every index of the axes d[0..n) (innermost first), packed;
+ * returns their count.  Index q * len + i is index (q - 1) * len + i one
+ * step on, so each axis is one loop. */
 static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
                        int n)
 {
     int64_t len = 1;
     o[0] = 0;
     for (int a = 0; a < n; len *= d[a], a++)
-        for (int64_t q = 1; q < d[a]; q++)
-            for (int64_t i = 0; i < len; i++)
-                o[q * len + i] = o[i] + q * st[a];
+        for (int64_t i = 0, m = len * (d[a] - 1); i < m; i++)
+            o[len + i] = o[i] + st[a];
     return len;
 }
 
@@ -78,21 +78,21 @@ static int controls(opt_vtile *x, const uint64_t *off, int64_t T, size_t w)
 {
     const int sh = 64 - 8 * (int)w;
     const uint64_t rep = 0x0101010101010101u >> sh,
-                   seq = 0x0706050403020100u & ~0ull >> sh, last = off[T - 1];
-    int dense[3] = {w == 1, 1, 1};
-    for (int64_t j = 0; j < T; j++) {
-        for (int k = 0; k < 3; k++) {
-            const uint64_t o = off[j] >> 16 * k & 0xffff,
-                           v = o * rep + (k ? seq : 0);
-            memcpy(&x->ctl[k][j * (int64_t)w], &v, 8);
-            dense[k] &= o == (uint64_t)j * (k ? w : 1);
-        }
-    }
+                   seq = 0x0706050403020100u & ~0ull >> sh, last = off[T - 1],
+                   step = 1 | w << 16 | w << 32; /* every operand dense */
+    uint64_t diff = 0;
+    for (int64_t j = 0; j < T; j++)
+        diff |= off[j] ^ (uint64_t)j * step;
     for (int k = 0; k < 3; k++) {
         const uint64_t win = (last >> 16 * k & 0xffff) + (k ? w : 1);
-        if (!dense[k] && win > 16)
+        const int dense = !(diff >> 16 * k & 0xffff) && (k || w == 1);
+        if (!dense && win > 16)
             return 0;
-        x->mode[k] = !dense[k];
+        x->mode[k] = !dense;
+        for (int64_t j = 0; !dense && j < T; j++) {
+            const uint64_t v = (off[j] >> 16 * k & 0xffff) * rep + (k ? seq : 0);
+            memcpy(&x->ctl[k][j * (int64_t)w], &v, 8);
+        }
     }
     return 1;
 }
