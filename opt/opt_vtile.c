@@ -33,18 +33,20 @@ typedef struct split {
 static int split_axes(split *s, const opt_plan *p, int64_t T, size_t w)
 {
     int32_t a = p->rank - 1;
-    int64_t P = 1, f;
+    int64_t P = 1, f, x; /* T and every accepted product: powers of 2 */
     s->nt = s->no = 0;
-    for (; a >= 0 && T % (P * p->dims[a]) == 0; a--, s->nt++) {
-        P *= p->dims[a];
+    for (; a >= 0 && (x = P * p->dims[a]) <= T && !(x & (x - 1));
+         a--, s->nt++) {
+        P = x;
         s->td[s->nt] = p->dims[a], s->ts[s->nt] = pack(p, a, 1, w);
     }
-    f = T / P;
-    if (f > 1 && (a < 0 || p->dims[a] % f))
+    f = T >> __builtin_ctzll((unsigned long long)P);
+    if (f > 1 && (a < 0 || p->dims[a] & (f - 1)))
         return 0;
     for (int32_t i = 0; i <= a; i++, s->no++) {
         const int64_t q = i == a ? f : 1;
-        s->od[s->no] = p->dims[i] / q, s->os[s->no] = pack(p, i, q, w);
+        s->od[s->no] = p->dims[i] >> __builtin_ctzll((unsigned long long)q);
+        s->os[s->no] = pack(p, i, q, w);
     }
     if (f > 1) {
         s->td[s->nt] = f, s->ts[s->nt++] = pack(p, a, 1, w);
@@ -99,13 +101,13 @@ static int controls(opt_vtile *x, const uint64_t *off, int64_t T, size_t w)
 
 int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
 {
-    const int64_t T = 32 / (int64_t)w;
+    const int64_t T = 32 >> __builtin_ctzll(w); /* no division: cold calls */
     int64_t n = 1;
     uint64_t off[32], last;
     split s;
     for (int32_t i = 0; i < p->rank; i++)
         n *= p->dims[i];
-    if (n * (int64_t)w > OPT_VTILE_MAX || n % T || !split_axes(&s, p, T, w))
+    if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) || !split_axes(&s, p, T, w))
         return 0;
     offsets(off, s.td, s.ts, s.nt);
     if (!controls(x, off, T, w))
