@@ -70,31 +70,54 @@ static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
     return len;
 }
 
-/* The shuffle controls (per output byte, the window byte) and load modes
- * from the tile's offsets: mode 0 when the tile is the operand's 32 bytes
- * as they are, 1 when they come from a window of at most 16 bytes.  Tile
- * dims divide 32 / w, so a window of more than 16 bytes holds every
- * element of the tile in order (mode 0); anything else is declined.
- * Controls are written 8 bytes per element (ctl has room past 32). */
-static int controls(opt_vtile *x, const uint64_t *off, int64_t T, size_t w)
+/* Operand k's shuffle control: per output byte, the byte of its window
+ * (a w-byte unit per element: bytes 0..w-1 of the element for then and
+ * else, its one byte w times for cond).  By doubling over the tile axes,
+ * byte q * L + i is byte (q - 1) * L + i plus the axis's stride; from 8
+ * bytes on, 8 bytes per add (no byte passes 255: no carry). */
+static void control(uint8_t *ctl, const split *s, int k, size_t w)
 {
-    const int sh = 64 - 8 * (int)w;
-    const uint64_t rep = 0x0101010101010101u >> sh,
-                   seq = 0x0706050403020100u & ~0ull >> sh, last = off[T - 1],
-                   step = 1 | w << 16 | w << 32; /* every operand dense */
-    uint64_t diff = 0;
-    for (int64_t j = 0; j < T; j++)
-        diff |= off[j] ^ (uint64_t)j * step;
+    const uint64_t rep = 0x0101010101010101u, seq = 0x0706050403020100u;
+    const uint64_t first = k ? seq : 0;
+    int64_t L = (int64_t)w;
+    memcpy(ctl, &first, 8); /* ctl has room past 32 */
+    for (int a = 0; a < s->nt; L *= s->td[a], a++) {
+        const uint8_t st = (uint8_t)(s->ts[a] >> 16 * k);
+        const int64_t m = L * (s->td[a] - 1);
+        if (L < 8)
+            for (int64_t i = 0; i < m; i++)
+                ctl[L + i] = (uint8_t)(ctl[i] + st);
+        else
+            for (int64_t i = 0; i < m; i += 8) {
+                uint64_t v;
+                memcpy(&v, ctl + i, 8);
+                v += st * rep;
+                memcpy(ctl + L + i, &v, 8);
+            }
+    }
+}
+
+/* Load modes from the tile axes' strides: 0 when the tile is the
+ * operand's 32 bytes as they are (each stride the product of the axes
+ * inside it), 1 when they come from a window of at most 16 bytes.  Tile
+ * dims divide 32 / w, so a window of more than 16 bytes holds every
+ * element of the tile in order (mode 0); anything else is declined. */
+static int controls(opt_vtile *x, const split *s, size_t w)
+{
     for (int k = 0; k < 3; k++) {
-        const uint64_t win = (last >> 16 * k & 0xffff) + (k ? w : 1);
-        const int dense = !(diff >> 16 * k & 0xffff) && (k || w == 1);
+        const uint64_t u = k ? w : 1;
+        uint64_t P = u, win = u;
+        int dense = k || w == 1;
+        for (int a = 0; a < s->nt; P *= (uint64_t)s->td[a], a++) {
+            const uint64_t st = s->ts[a] >> 16 * k & 0xffff;
+            dense &= st == P;
+            win += st * (uint64_t)(s->td[a] - 1);
+        }
         if (!dense && win > 16)
             return 0;
         x->mode[k] = !dense;
-        for (int64_t j = 0; !dense && j < T; j++) {
-            const uint64_t v = (off[j] >> 16 * k & 0xffff) * rep + (k ? seq : 0);
-            memcpy(&x->ctl[k][j * (int64_t)w], &v, 8);
-        }
+        if (!dense)
+            control(x->ctl[k], s, k, w);
     }
     return 1;
 }
@@ -103,14 +126,13 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
 {
     const int64_t T = 32 >> __builtin_ctzll(w); /* no division: cold calls */
     int64_t n = 1;
-    uint64_t off[32], last;
+    uint64_t last;
     split s;
     for (int32_t i = 0; i < p->rank; i++)
         n *= p->dims[i];
     if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) || !split_axes(&s, p, T, w))
         return 0;
-    offsets(off, s.td, s.ts, s.nt);
-    if (!controls(x, off, T, w))
+    if (!controls(x, &s, w))
         return 0;
     /* The tiles' offsets: the outer axes, innermost first. */
     for (int i = 0; i < s.no / 2; i++) {
