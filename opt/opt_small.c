@@ -30,6 +30,7 @@ typedef struct walk {
     int64_t dc[SEL_MAX_RANK], dt[SEL_MAX_RANK], de[SEL_MAX_RANK];
     opt_kernel_fn *kern;          /* long rows: the kernel (fill for pick) */
     int pick;                     /* long rows: cond constant on the row */
+    int64_t est;                  /* pays()'s estimate of the walk */
     size_t s0[3];                 /* inner strides */
 } walk;
 
@@ -190,7 +191,7 @@ static void rows_kern(const walk *x)
  * nothing more when cond is one byte (one copy or fill per block).  Rows
  * that opt_run would not block (one axis, or OPT_ROW_SHORT bytes and
  * more) run as rows either way, and the walk has less to set up. */
-static int pays(const opt_plan *p, const walk *x, int64_t n)
+static int pays(const opt_plan *p, walk *x, int64_t n)
 {
     const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
     const int32_t in = p->rank - 1;
@@ -198,12 +199,14 @@ static int pays(const opt_plan *p, const walk *x, int64_t n)
               copy = pick && p->st[1][in] && p->st[2][in] &&
                      (n0 * w == 4 || n0 * w == 8 || n0 * w == 16);
     int64_t est;
+    x->est = 0;
     if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
         return 1;
     if (n0 * w < KROW_BYTES)
         est = rows * (copy ? 12 : 20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
     else
         est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
+    x->est = est;
     if (p->in_bytes[0] == 1) /* cond one byte: blocks copy or fill */
         return est <= 1400;
     return 2 * est <= 2800 + n * (w < 5 ? w : 5);
@@ -281,6 +284,14 @@ static int vtile_level(int isa)
 #endif
 }
 
+/* Tiles (when the plan splits into them) against the walk: about 1 000
+ * instructions to set up (a call that misses the memo pays them), then
+ * 12 per 32-byte tile (callgrind, rank 2-8 tiny calls). */
+static int vtile_pays(const walk *x, int64_t n, size_t w)
+{
+    return x->est > 1000 + n * (int64_t)w * 12 / 32;
+}
+
 /* The thread's last walk: a call that repeats the last call's shapes (and
  * ISA level) repeats its walk but for the data pointers. */
 typedef struct wcache {
@@ -319,8 +330,10 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->ok = 0, m->isa = isa, m->n = 1;
         for (int32_t i = 0; i < p->rank; i++)
             m->n *= p->dims[i];
-        m->vt = vtile_level(isa) && opt_vtile_build(&m->v, p, w);
-        m->use = m->vt || build(x, &m->fn, p, w, isa);
+        m->use = build(x, &m->fn, p, w, isa);
+        m->vt = vtile_level(isa) && (!m->use || vtile_pays(x, m->n, w)) &&
+                opt_vtile_build(&m->v, p, w);
+        m->use |= m->vt;
         m->ok = 1;
     }
     if (!m->use || !on_caller(p, m->n, w))
