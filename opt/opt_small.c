@@ -240,39 +240,6 @@ static int on_caller(const opt_plan *p, int64_t n, size_t w)
     return (size_t)n * w < tu.parallel_min && p->footprint <= tu.nt_min;
 }
 
-/* The walk of a plan of rank 2 or more, but its data pointers: 0 when
- * the blocks would cost less. */
-static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa)
-{
-    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
-    const int32_t r = p->rank;
-    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
-    int64_t n;
-
-    x->n0 = p->dims[r - 1], x->n1 = p->dims[r - 2], x->tiles = 1;
-    for (int32_t i = 0; i < r - 2; i++)
-        x->tiles *= p->dims[i];
-    n = x->tiles * x->n1 * x->n0, x->w = w;
-    if (n > OPT_SMALL_MAX || !pays(p, x, n))
-        return 0;
-    x->lo = r - 3, x->dims = p->dims;
-    for (int k = 0; k < 3; k++) {
-        x->s0[k] = (size_t)p->st[k][r - 1];
-        x->s1[k] = p->st[k][r - 2] * (k ? (int64_t)w : 1);
-    }
-    if (r > 2)
-        deltas(x, p);
-    if ((size_t)x->n0 * w < KROW_BYTES) {
-        *fn = short_rows(x, wi);
-        return 1;
-    }
-    x->pick = !x->s0[0];
-    x->kern = opt_kernel(isa, wi,
-                         x->pick ? OPT_K_fill : kinds[x->s0[1] * 2 + x->s0[2]]);
-    *fn = rows_kern;
-    return 1;
-}
-
 /* The tiles of opt_vtile.c run from the AVX2 level up. */
 static int vtile_level(int isa)
 {
@@ -290,6 +257,45 @@ static int vtile_level(int isa)
 static int vtile_pays(const walk *x, int64_t n, size_t w)
 {
     return x->est > 1000 + n * (int64_t)w * 12 / 32;
+}
+
+/* The walk of a plan of rank 2 or more, but its data pointers: 0 when
+ * the blocks would cost less; 2 when the tiles (vt, when not NULL) cost
+ * less and are set up in *vt instead (before the walk's deltas). */
+static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
+                 opt_vtile *vt)
+{
+    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
+    const int32_t r = p->rank;
+    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    int64_t n;
+    int ok;
+
+    x->n0 = p->dims[r - 1], x->n1 = p->dims[r - 2], x->tiles = 1;
+    for (int32_t i = 0; i < r - 2; i++)
+        x->tiles *= p->dims[i];
+    n = x->tiles * x->n1 * x->n0, x->w = w;
+    ok = n <= OPT_SMALL_MAX && pays(p, x, n);
+    if (vt && (!ok || vtile_pays(x, n, w)) && opt_vtile_build(vt, p, w))
+        return 2;
+    if (!ok)
+        return 0;
+    x->lo = r - 3, x->dims = p->dims;
+    for (int k = 0; k < 3; k++) {
+        x->s0[k] = (size_t)p->st[k][r - 1];
+        x->s1[k] = p->st[k][r - 2] * (k ? (int64_t)w : 1);
+    }
+    if (r > 2)
+        deltas(x, p);
+    if ((size_t)x->n0 * w < KROW_BYTES) {
+        *fn = short_rows(x, wi);
+        return 1;
+    }
+    x->pick = !x->s0[0];
+    x->kern = opt_kernel(isa, wi,
+                         x->pick ? OPT_K_fill : kinds[x->s0[1] * 2 + x->s0[2]]);
+    *fn = rows_kern;
+    return 1;
 }
 
 /* The thread's last walk: a call that repeats the last call's shapes (and
@@ -330,10 +336,9 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->ok = 0, m->isa = isa, m->n = 1;
         for (int32_t i = 0; i < p->rank; i++)
             m->n *= p->dims[i];
-        m->use = build(x, &m->fn, p, w, isa);
-        m->vt = vtile_level(isa) && (!m->use || vtile_pays(x, m->n, w)) &&
-                opt_vtile_build(&m->v, p, w);
-        m->use |= m->vt;
+        m->use = build(x, &m->fn, p, w, isa,
+                       vtile_level(isa) ? &m->v : NULL);
+        m->vt = m->use == 2;
         m->ok = 1;
     }
     if (!m->use || !on_caller(p, m->n, w))
