@@ -72,28 +72,40 @@ static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
 
 /* Operand k's shuffle control: per output byte, the byte of its window
  * (a w-byte unit per element: bytes 0..w-1 of the element for then and
- * else, its one byte w times for cond).  By doubling over the tile axes,
- * byte q * L + i is byte (q - 1) * L + i plus the axis's stride; from 8
- * bytes on, 8 bytes per add (no byte passes 255: no carry). */
+ * else, its one byte w times for cond).  By doubling over the tile axes:
+ * byte q * L + i is byte i plus q times the axis's stride.  The first 8
+ * bytes are built in a register (stored bytes read back as a word stalled
+ * the store forwarding: half of a cold call's setup time), then 8 bytes
+ * per add, each word from the one 8 bytes (or L, past 8) before it. */
 static void control(uint8_t *ctl, const split *s, int k, size_t w)
 {
-    const uint64_t rep = 0x0101010101010101u, seq = 0x0706050403020100u;
-    const uint64_t first = k ? seq : 0;
+    const uint64_t rep = 0x0101010101010101u;
+    uint64_t v = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0;
     int64_t L = (int64_t)w;
-    memcpy(ctl, &first, 8); /* ctl has room past 32 */
-    for (int a = 0; a < s->nt; L *= s->td[a], a++) {
-        const uint8_t st = (uint8_t)(s->ts[a] >> 16 * k);
-        const int64_t m = L * (s->td[a] - 1);
-        if (L < 8)
-            for (int64_t i = 0; i < m; i++)
-                ctl[L + i] = (uint8_t)(ctl[i] + st);
-        else
-            for (int64_t i = 0; i < m; i += 8) {
-                uint64_t v;
-                memcpy(&v, ctl + i, 8);
-                v += st * rep;
-                memcpy(ctl + L + i, &v, 8);
-            }
+    int a = 0;
+    for (; a < s->nt && L < 8; L *= s->td[a], a++) {
+        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep,
+                       lo = v & ((1ull << 8 * L) - 1);
+        int64_t q = 1;
+        for (; q < s->td[a] && q * L < 8; q++)
+            v |= ((lo + q * st) & ((1ull << 8 * L) - 1)) << 8 * L * q;
+        memcpy(ctl, &v, 8);
+        for (int64_t i = 8; i < L * s->td[a]; i += 8) { /* past 8 bytes */
+            uint64_t u;
+            memcpy(&u, ctl + i - 8, 8);
+            u += (uint64_t)(8 / L) * st;
+            memcpy(ctl + i, &u, 8);
+        }
+    }
+    memcpy(ctl, &v, 8);
+    for (; a < s->nt; L *= s->td[a], a++) {
+        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep;
+        for (int64_t i = 0, m = L * (s->td[a] - 1); i < m; i += 8) {
+            uint64_t u;
+            memcpy(&u, ctl + i, 8);
+            u += st;
+            memcpy(ctl + L + i, &u, 8);
+        }
     }
 }
 
