@@ -57,16 +57,20 @@ static int split_axes(split *s, const opt_plan *p, int64_t T, size_t w)
 }
 
 /* Offsets of every index of the axes d[0..n) (innermost first), packed;
- * returns their count.  Index q * len + i is index (q - 1) * len + i one
- * step on, so each axis is one loop. */
+ * returns their count.  Index q * len + i is index i plus q strides: each
+ * entry reads one of the first len, not the entry just stored (a chain of
+ * stores and loads of the same words: a quarter of the setup's time). */
 static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
                        int n)
 {
     int64_t len = 1;
     o[0] = 0;
-    for (int a = 0; a < n; len *= d[a], a++)
-        for (int64_t i = 0, m = len * (d[a] - 1); i < m; i++)
-            o[len + i] = o[i] + st[a];
+    for (int a = 0; a < n; len *= d[a], a++) {
+        uint64_t add = st[a];
+        for (int64_t q = 1; q < d[a]; q++, add += st[a])
+            for (int64_t i = 0; i < len; i++)
+                o[q * len + i] = o[i] + add;
+    }
     return len;
 }
 
