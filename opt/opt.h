@@ -114,6 +114,40 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
                   sel_tensor *dst, size_t width, int same);
 
+/* ---- opt_vtile.c: small outputs in 32-byte tiles of byte shuffles ----- */
+
+/* An output of at most OPT_VTILE_MAX bytes whose inner axes (the last one
+ * perhaps split) make tiles of exactly 32 bytes, each operand reading a
+ * tile from a window of at most 16 bytes (or the tile's 32 bytes in
+ * order): per tile one shuffle of each window (ctl: per output byte the
+ * window byte), one compare, one blend, one store.  mode[k]: 0 dense (a
+ * straight load), 1 a 16-byte window.  Tile i reads operand k's window at byte off.h[i][k] (a
+ * table built once per call: an odometer step per tile cost more than
+ * the tile's shuffles). */
+#define OPT_VTILE_MAX 4096
+typedef struct opt_vtile {
+    const uint8_t *c;
+    const char *t, *e;
+    char *d;
+    int32_t tiles;
+    uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
+    int mode[3];
+    size_t last[3]; /* bytes the last tile's loads reach, per operand */
+    union {         /* tile i's offsets: h[i][k] for operand k */
+        uint64_t w[OPT_VTILE_MAX / 32];
+        uint16_t h[OPT_VTILE_MAX / 32][4];
+    } off;
+} opt_vtile;
+/* 1 (and *x filled but the pointers) when plan p runs in tiles. */
+int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w);
+/* Runs it on the call's data (pads a window that would read past its
+ * tensor's end in a copy on the stack). */
+void opt_vtile_run(opt_vtile *x, const void *c, const void *t, const void *e,
+                   void *d, const opt_plan *p);
+#if defined(__x86_64__)
+void opt_vtile__avx2(const opt_vtile *x);
+#endif
+
 /* ---- opt_brep.c: the blocks' expansion pass ------------------------- */
 
 /* 1 when the vector passes serve this ISA level (its tables built once). */

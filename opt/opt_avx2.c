@@ -277,3 +277,46 @@ CREP_ALWAYS __m128i crep_half(VT z, size_t v, size_t W)
 CREP2(16)
 CREP2(32)
 CREP2(64)
+
+/* ---- small outputs in 32-byte tiles (opt_vtile.c) -------------------- */
+
+/* Operand bytes for one tile: mode 0 a straight load, 1 a shuffle of a
+ * 16-byte window (the same in both lanes). */
+static inline VT vt_get(int m, const char *p, VT ctl)
+{
+    if (m == 0)
+        return vloadu(p);
+    return _mm256_shuffle_epi8(
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(p))), ctl);
+}
+
+/* One loop per mode of cond, then, else over the tiles. */
+#define VTILE(MC, MT, ME)                                                    \
+    static void vtile_##MC##MT##ME(const opt_vtile *x)                       \
+    {                                                                        \
+        const VT k0 = vloadu((const char *)x->ctl[0]),                       \
+                 k1 = vloadu((const char *)x->ctl[1]),                       \
+                 k2 = vloadu((const char *)x->ctl[2]);                       \
+        const uint16_t(*o)[4] = x->off.h;                                    \
+        const char *c = (const char *)x->c, *t = x->t, *e = x->e;            \
+        char *d = x->d;                                                      \
+        for (int32_t i = 0, n = x->tiles; i < n; i++, d += 32) {             \
+            const VT z = _mm256_cmpeq_epi8(vt_get(MC, c + o[i][0], k0)    ,    \
+                                           vzero());                         \
+            vstoreu(d, _mm256_blendv_epi8(vt_get(MT, t + o[i][1], k1)    ,     \
+                                          vt_get(ME, e + o[i][2], k2)    , z)); \
+        }                                                                    \
+    }
+#define VTILE_E(MC, MT) VTILE(MC, MT, 0) VTILE(MC, MT, 1)
+VTILE_E(0, 0)
+VTILE_E(0, 1)
+VTILE_E(1, 0)
+VTILE_E(1, 1)
+#define VTILE_ROW(MC, MT) {vtile_##MC##MT##0, vtile_##MC##MT##1}
+
+void opt_vtile__avx2(const opt_vtile *x)
+{
+    static void (*const fns[2][2][2])(const opt_vtile *) = {
+        {VTILE_ROW(0, 0), VTILE_ROW(0, 1)}, {VTILE_ROW(1, 0), VTILE_ROW(1, 1)}};
+    fns[x->mode[0]][x->mode[1]][x->mode[2]](x);
+}

@@ -30,6 +30,7 @@ typedef struct walk {
     int64_t dc[SEL_MAX_RANK], dt[SEL_MAX_RANK], de[SEL_MAX_RANK];
     opt_kernel_fn *kern;          /* long rows: the kernel (fill for pick) */
     int pick;                     /* long rows: cond constant on the row */
+    int64_t est;                  /* pays()'s estimate of the walk */
     size_t s0[3];                 /* inner strides */
 } walk;
 
@@ -190,7 +191,7 @@ static void rows_kern(const walk *x)
  * nothing more when cond is one byte (one copy or fill per block).  Rows
  * that opt_run would not block (one axis, or OPT_ROW_SHORT bytes and
  * more) run as rows either way, and the walk has less to set up. */
-static int pays(const opt_plan *p, const walk *x, int64_t n)
+static int pays(const opt_plan *p, walk *x, int64_t n)
 {
     const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
     const int32_t in = p->rank - 1;
@@ -198,12 +199,14 @@ static int pays(const opt_plan *p, const walk *x, int64_t n)
               copy = pick && p->st[1][in] && p->st[2][in] &&
                      (n0 * w == 4 || n0 * w == 8 || n0 * w == 16);
     int64_t est;
+    x->est = 0;
     if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
         return 1;
     if (n0 * w < KROW_BYTES)
         est = rows * (copy ? 12 : 20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
     else
         est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
+    x->est = est;
     if (p->in_bytes[0] == 1) /* cond one byte: blocks copy or fill */
         return est <= 1400;
     return 2 * est <= 2800 + n * (w < 5 ? w : 5);
@@ -237,20 +240,48 @@ static int on_caller(const opt_plan *p, int64_t n, size_t w)
     return (size_t)n * w < tu.parallel_min && p->footprint <= tu.nt_min;
 }
 
+/* The tiles of opt_vtile.c run from the AVX2 level up. */
+static int vtile_level(int isa)
+{
+#if defined(__x86_64__)
+    return isa >= OPT_ISA_avx2;
+#else
+    (void)isa;
+    return 0;
+#endif
+}
+
+/* Tiles (when the plan splits into them) against the walk: about 1 000
+ * instructions to set up (a call that misses the memo pays them), then
+ * 12 per 32-byte tile (callgrind, rank 2-8 tiny calls).  Short rows get
+ * half the setup: their estimate runs low (tiny_r4_f32: 1 008 estimated,
+ * about 1 300 walked), and tiles save most there (1 926 -> 1 104). */
+static int vtile_pays(const walk *x, int64_t n, size_t w)
+{
+    const int64_t setup = (size_t)x->n0 * w < KROW_BYTES ? 500 : 1000;
+    return x->est > setup + n * (int64_t)w * 12 / 32;
+}
+
 /* The walk of a plan of rank 2 or more, but its data pointers: 0 when
- * the blocks would cost less. */
-static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa)
+ * the blocks would cost less; 2 when the tiles (vt, when not NULL) cost
+ * less and are set up in *vt instead (before the walk's deltas). */
+static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
+                 opt_vtile *vt)
 {
     static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
     const int32_t r = p->rank;
     const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
     int64_t n;
+    int ok;
 
     x->n0 = p->dims[r - 1], x->n1 = p->dims[r - 2], x->tiles = 1;
     for (int32_t i = 0; i < r - 2; i++)
         x->tiles *= p->dims[i];
     n = x->tiles * x->n1 * x->n0, x->w = w;
-    if (n > OPT_SMALL_MAX || !pays(p, x, n))
+    ok = n <= OPT_SMALL_MAX && pays(p, x, n);
+    if (vt && (!ok || vtile_pays(x, n, w)) && opt_vtile_build(vt, p, w))
+        return 2;
+    if (!ok)
         return 0;
     x->lo = r - 3, x->dims = p->dims;
     for (int k = 0; k < 3; k++) {
@@ -273,8 +304,10 @@ static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa)
 /* The thread's last walk: a call that repeats the last call's shapes (and
  * ISA level) repeats its walk but for the data pointers. */
 typedef struct wcache {
-    int ok, use, isa;
+    int ok, use, isa, vt;
+    int64_t n;
     walk x;
+    opt_vtile v;
     walk_fn *fn;
 } wcache;
 static _Thread_local wcache last;
@@ -303,12 +336,21 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         return 1;
     }
     if (!same || !m->ok || m->isa != isa) {
-        m->ok = 0, m->isa = isa;
-        m->use = build(x, &m->fn, p, w, isa);
+        m->ok = 0, m->isa = isa, m->n = 1;
+        for (int32_t i = 0; i < p->rank; i++)
+            m->n *= p->dims[i];
+        m->use = build(x, &m->fn, p, w, isa,
+                       vtile_level(isa) ? &m->v : NULL);
+        m->vt = m->use == 2;
         m->ok = 1;
     }
-    if (!m->use || !on_caller(p, x->tiles * x->n1 * x->n0, w))
+    if (!m->use || !on_caller(p, m->n, w))
         return 0;
+    if (m->vt) {
+        opt_vtile_run(&m->v, cond->data, then_->data, else_->data, dst->data,
+                      p);
+        return 1;
+    }
     x->c = (const uint8_t *)cond->data;
     x->t = (const char *)then_->data, x->e = (const char *)else_->data;
     x->d = (char *)dst->data;

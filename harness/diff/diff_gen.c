@@ -64,17 +64,22 @@ static int pick_short_rows(rng *r, int64_t *out)
 
 /* Small outputs (1-4096 elements), the range opt walks directly
  * (opt_small.c) or in one block: ranks 0-8 with many axes of 1-3, a last
- * axis of 1-40 (rows that stay short or reach a vector), shrunk to fit. */
+ * axis of 1-40 (rows that stay short or reach a vector), shrunk to fit;
+ * 40% with dims of 1, 2, 4 (the last up to 32) and 256-4096 elements,
+ * which opt_vtile.c's 32-byte tiles split. */
 static int pick_small(rng *r, int64_t *out)
 {
     const int rank = below(r, SEL_MAX_RANK + 1);
-    const int64_t most = (int64_t)1 << below(r, 13);
+    const int pow2 = chance(r, 40); /* tiles of 32 bytes (opt_vtile.c) */
+    const int64_t most = (int64_t)1 << (pow2 ? 8 + below(r, 5) : below(r, 13));
     int64_t n = 1;
     for (int i = 0; i < rank; i++) {
         out[i] = chance(r, 25) ? 1 : chance(r, 70) ? 2 + below(r, 2)
                : 4 + below(r, 6);
         if (i == rank - 1 && chance(r, 40))
             out[i] = 1 + below(r, 40);
+        if (pow2)
+            out[i] = (int64_t)1 << below(r, i == rank - 1 ? 6 : 3);
     }
     for (int i = 0; i < rank; i++)
         n *= out[i];

@@ -1,0 +1,183 @@
+/* opt_vtile.c - small outputs in tiles of 32 bytes (AVX2 and up): the
+ * inner axes, the last of them perhaps split, make a tile of exactly 32
+ * output bytes, and each operand's elements for a tile lie in a window of
+ * at most 16 bytes (or is the tile's 32 bytes in order) at an offset that depends on the tile only.  One
+ * shuffle control per operand, built once per call, then serves every
+ * tile: a rank-8 call of 2x2x...x2 f32 is 32 tiles of about 20
+ * instructions each, where the element walk spent an odometer step per
+ * row of 2 elements and the blocks 2 600 instructions of setup and passes.
+ * This file plans the tiles; opt_avx2.c runs them.
+ */
+#include <string.h>
+
+#include "opt.h"
+
+/* Three byte offsets (cond, then, else) in one word, 16 bits each: the
+ * tables below are built with one add per entry for all three.  Every
+ * offset is below OPT_VTILE_MAX, so no field carries into the next. */
+static uint64_t pack(const opt_plan *p, int32_t a, int64_t q, uint64_t w)
+{
+    return (uint64_t)(p->st[0][a] * q) | (uint64_t)(p->st[1][a] * q) * w << 16 |
+           (uint64_t)(p->st[2][a] * q) * w << 32;
+}
+
+/* The tile's axes, innermost first: the plan's inner axes whose product
+ * divides 32 / w, and a factor f of the next one when they are not enough;
+ * the outer axes (outer first) are the rest.  0 when no such split. */
+typedef struct split {
+    int nt, no;
+    int64_t td[SEL_MAX_RANK], od[SEL_MAX_RANK];
+    uint64_t ts[SEL_MAX_RANK], os[SEL_MAX_RANK];
+} split;
+
+static int split_axes(split *s, const opt_plan *p, int64_t T, size_t w)
+{
+    int32_t a = p->rank - 1;
+    int64_t P = 1, f, x; /* T and every accepted product: powers of 2 */
+    s->nt = s->no = 0;
+    for (; a >= 0 && (x = P * p->dims[a]) <= T && !(x & (x - 1));
+         a--, s->nt++) {
+        P = x;
+        s->td[s->nt] = p->dims[a], s->ts[s->nt] = pack(p, a, 1, w);
+    }
+    f = T >> __builtin_ctzll((unsigned long long)P);
+    if (f > 1 && (a < 0 || p->dims[a] & (f - 1)))
+        return 0;
+    for (int32_t i = 0; i <= a; i++, s->no++) {
+        const int64_t q = i == a ? f : 1;
+        s->od[s->no] = p->dims[i] >> __builtin_ctzll((unsigned long long)q);
+        s->os[s->no] = pack(p, i, q, w);
+    }
+    if (f > 1) {
+        s->td[s->nt] = f, s->ts[s->nt++] = pack(p, a, 1, w);
+        if (s->od[s->no - 1] == 1)
+            s->no--;
+    }
+    return 1;
+}
+
+/* Offsets of every index of the axes d[0..n) (innermost first), packed;
+ * returns their count.  Index q * len + i is index i plus q strides: each
+ * entry reads one of the first len, not the entry just stored (a chain of
+ * stores and loads of the same words: a quarter of the setup's time). */
+static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
+                       int n)
+{
+    int64_t len = 1;
+    o[0] = 0;
+    for (int a = 0; a < n; len *= d[a], a++) {
+        uint64_t add = st[a];
+        for (int64_t q = 1; q < d[a]; q++, add += st[a])
+            for (int64_t i = 0; i < len; i++)
+                o[q * len + i] = o[i] + add;
+    }
+    return len;
+}
+
+/* Operand k's shuffle control: per output byte, the byte of its window
+ * (a w-byte unit per element: bytes 0..w-1 of the element for then and
+ * else, its one byte w times for cond).  By doubling over the tile axes:
+ * byte q * L + i is byte i plus q times the axis's stride.  The first 8
+ * bytes are built in a register (stored bytes read back as a word stalled
+ * the store forwarding: half of a cold call's setup time), then 8 bytes
+ * per add, each word from the one 8 bytes (or L, past 8) before it. */
+static void control(uint8_t *ctl, const split *s, int k, size_t w)
+{
+    const uint64_t rep = 0x0101010101010101u;
+    uint64_t v = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0;
+    int64_t L = (int64_t)w;
+    int a = 0;
+    for (; a < s->nt && L < 8; L *= s->td[a], a++) {
+        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep,
+                       lo = v & ((1ull << 8 * L) - 1);
+        int64_t q = 1;
+        for (; q < s->td[a] && q * L < 8; q++)
+            v |= ((lo + q * st) & ((1ull << 8 * L) - 1)) << 8 * L * q;
+        memcpy(ctl, &v, 8);
+        for (int64_t i = 8; i < L * s->td[a]; i += 8) { /* past 8 bytes */
+            uint64_t u;
+            memcpy(&u, ctl + i - 8, 8);
+            u += (uint64_t)(8 / L) * st;
+            memcpy(ctl + i, &u, 8);
+        }
+    }
+    memcpy(ctl, &v, 8);
+    for (; a < s->nt; L *= s->td[a], a++) {
+        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep;
+        for (int64_t i = 0, m = L * (s->td[a] - 1); i < m; i += 8) {
+            uint64_t u;
+            memcpy(&u, ctl + i, 8);
+            u += st;
+            memcpy(ctl + L + i, &u, 8);
+        }
+    }
+}
+
+/* Load modes from the tile axes' strides: 0 when the tile is the
+ * operand's 32 bytes as they are (each stride the product of the axes
+ * inside it), 1 when they come from a window of at most 16 bytes.  Tile
+ * dims divide 32 / w, so a window of more than 16 bytes holds every
+ * element of the tile in order (mode 0); anything else is declined. */
+static int controls(opt_vtile *x, const split *s, size_t w)
+{
+    for (int k = 0; k < 3; k++) {
+        const uint64_t u = k ? w : 1;
+        uint64_t P = u, win = u;
+        int dense = k || w == 1;
+        for (int a = 0; a < s->nt; P *= (uint64_t)s->td[a], a++) {
+            const uint64_t st = s->ts[a] >> 16 * k & 0xffff;
+            dense &= st == P;
+            win += st * (uint64_t)(s->td[a] - 1);
+        }
+        if (!dense && win > 16)
+            return 0;
+        x->mode[k] = !dense;
+        if (!dense)
+            control(x->ctl[k], s, k, w);
+    }
+    return 1;
+}
+
+int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
+{
+    const int64_t T = 32 >> __builtin_ctzll(w); /* no division: cold calls */
+    int64_t n = 1;
+    uint64_t last;
+    split s;
+    for (int32_t i = 0; i < p->rank; i++)
+        n *= p->dims[i];
+    if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) || !split_axes(&s, p, T, w))
+        return 0;
+    if (!controls(x, &s, w))
+        return 0;
+    /* The tiles' offsets: the outer axes, innermost first. */
+    for (int i = 0; i < s.no / 2; i++) {
+        const int64_t d = s.od[i];
+        const uint64_t st = s.os[i];
+        s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
+        s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
+    }
+    x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
+    last = x->off.w[x->tiles - 1];
+    for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
+        x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
+    return 1;
+}
+
+void opt_vtile_run(opt_vtile *x, const void *c, const void *t, const void *e,
+                   void *d, const opt_plan *p)
+{
+    _Alignas(32) char pad[3][OPT_VTILE_MAX + 32];
+    const void *src[3] = {c, t, e};
+    for (int k = 0; k < 3; k++)
+        if (x->last[k] > p->in_bytes[k]) { /* a window would read past */
+            memcpy(pad[k], src[k], p->in_bytes[k]);
+            src[k] = pad[k];
+        }
+    x->c = (const uint8_t *)src[0];
+    x->t = (const char *)src[1], x->e = (const char *)src[2];
+    x->d = (char *)d;
+#if defined(__x86_64__)
+    opt_vtile__avx2(x);
+#endif
+}
