@@ -277,6 +277,12 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */
 
+/* The kernel table's width index of an element of w = 1, 2, 4, 8 bytes. */
+static inline int opt_width_index(size_t w)
+{
+    return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+}
+
 int opt_isa_supported(int isa);     /* the CPU and the OS both allow it */
 const char *opt_isa_name(int isa);  /* "scalar", ...; "?" out of range */
 int opt_isa_active(void);           /* SEL_ISA, else the best supported */

@@ -146,7 +146,7 @@ static void passes(xop *o, const opt_plan *p, int k)
 static void setup(brun *x, const opt_plan *p, const void *const data[3],
                   size_t w, int isa, int nt)
 {
-    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    const int wi = opt_width_index(w);
     const int32_t nl = p->rank - p->btop;
     int c;
     x->p = p, x->w = w, x->nt = nt;

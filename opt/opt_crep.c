@@ -71,7 +71,7 @@ int opt_crep_init(opt_crep *cr, const opt_plan *p, int isa, size_t w)
 {
 #if defined(__x86_64__)
     const int32_t top = p->btop, in = p->rank - 1;
-    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    const int wi = opt_width_index(w);
     int64_t unit, elems = 1;
 
     if (p->dims[in] < 2 || p->dims[in] > OPT_CREP_MAXC) /* shape: opt.h */

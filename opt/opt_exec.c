@@ -207,11 +207,6 @@ static void run_chunk(void *ctx, size_t i)
     walk(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
 }
 
-static int width_index(size_t w)
-{
-    return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
-}
-
 /* cond's one byte decides the whole call: its strides are 0 on every axis. */
 static int cond_everywhere(const opt_plan *p)
 {
@@ -224,7 +219,7 @@ static int cond_everywhere(const opt_plan *p)
 int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             const sel_tensor *else_, sel_tensor *dst, size_t w)
 {
-    const int isa = opt_isa_active(), wi = width_index(w);
+    const int isa = opt_isa_active(), wi = opt_width_index(w);
     opt_tuning tu;
     opt_plan picked;
     run x;

@@ -15,6 +15,9 @@
 
 #include "opt.h"
 
+_Static_assert(OPT_VTILE_MAX <= OPT_SMALL_MAX, /* build()'s early exit */
+               "the tiles take no output the walk would not");
+
 /* Rows this long or longer go to the vector kernels (measured: README). */
 #define KROW_BYTES 32
 
@@ -153,6 +156,9 @@ static walk_fn *short_rows(const walk *x, int wi)
     return sels[wi][x->s0[0] * 4 + x->s0[1] * 2 + x->s0[2]];
 }
 
+/* The row kernel by the then and else inner strides (bits 1, 0). */
+static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
+
 /* Long rows: one kernel call each, or when cond is constant on the row a
  * copy or a fill from the input its byte picks. */
 static void rows_kern(const walk *x)
@@ -268,9 +274,8 @@ static int vtile_pays(const walk *x, int64_t n, size_t w)
 static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
                  opt_vtile *vt)
 {
-    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
     const int32_t r = p->rank;
-    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    const int wi = opt_width_index(w);
     int64_t n;
     int ok;
 
@@ -278,7 +283,9 @@ static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
     for (int32_t i = 0; i < r - 2; i++)
         x->tiles *= p->dims[i];
     n = x->tiles * x->n1 * x->n0, x->w = w;
-    ok = n <= OPT_SMALL_MAX && pays(p, x, n);
+    if (n > OPT_SMALL_MAX) /* neither the walk nor the tiles take it */
+        return 0;
+    ok = pays(p, x, n);
     if (vt && (!ok || vtile_pays(x, n, w)) && opt_vtile_build(vt, p, w))
         return 2;
     if (!ok)
@@ -316,9 +323,8 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
                   sel_tensor *dst, size_t w, int same)
 {
-    static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
     const int isa = opt_isa_active();
-    const int wi = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
+    const int wi = opt_width_index(w);
     wcache *const m = &last;
     walk *const x = &m->x;
 
