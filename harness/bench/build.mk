@@ -59,9 +59,17 @@ bench-icount: $(O)/bench_icount
 
 # The benchmark's own check: a quick run of one workload verifies opt's
 # bytes against the reference (bench exits non-zero on a mismatch).
-CHECK_BENCH := check-bench-verify
+# The yardsticks store data, not zeros (bench_ycheck.c says why).
+$(O)/bench_ycheck: $(B_DIR)/bench_ycheck.c $(B_DIR)/bench_stream.c $(B_DIR)/bench_util.c $(B_DIR)/bench.h
+	$(CC) $(CFLAGS_ALL) $(B_DIR)/bench_ycheck.c $(B_DIR)/bench_stream.c \
+	    $(B_DIR)/bench_util.c $(LDFLAGS_ALL) -o $@
+ALL += $(O)/bench_ycheck
+
+CHECK_BENCH := check-bench-verify check-bench-yard
 CHECK += $(CHECK_BENCH)
-.PHONY: check-bench-verify
+.PHONY: check-bench-verify check-bench-yard
+check-bench-yard: $(O)/bench_ycheck
+	@$(O)/bench_ycheck
 check-bench: $(CHECK_BENCH)
 check-bench-verify: $(O)/bench
 	@$(O)/bench --quick --budget 0.2 --workload 64x1:1x3:64x3 --workload 2x1x3:1x4x1:2x4x3:f16 >$(O)/bench-check.txt 2>&1 || \
