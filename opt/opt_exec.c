@@ -158,7 +158,9 @@ static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
  * 1008 bytes, 31 MiB, medians of 21): 2.8-3.0 ms with the parts stored in
  * place, 1.8 ms with them assembled in a buffer and the line streamed
  * whole, 1.9 ms for rows of 1024 bytes.  The first and last partial lines
- * of a range are written in place: their other bytes are not the range's. */
+ * of a range are written in place: their other bytes are not the range's.
+ * Rows in pairs keep in-place ends (the same with a buffer per member was
+ * slower on rows of 4000 bytes: opt/README.md). */
 typedef struct edge {
     char *line; /* the line whose first bytes buf holds, or NULL */
     _Alignas(64) unsigned char buf[64];
