@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "opt.h"
 
@@ -88,8 +89,10 @@ typedef struct run {
     const char *t, *e;
     char *d;
     size_t w;
-    opt_kernel_fn *kern, *fill, *copy;
+    opt_kernel_fn *kern, *fill, *copy, *line; /* line: x8 copy (edges) */
     int nt, isa;
+    int32_t pair; /* the axis whose rows run in pairs (pair_axis), or -1 */
+    int edge;     /* streams, rows ending inside a line: edge_row */
     int64_t count, chunk;
 } run;
 
@@ -115,10 +118,11 @@ static const char *row_src(const run *x, const int64_t *off, int *advances)
     return (k == 1 ? x->t : x->e) + (size_t)off[k] * x->w;
 }
 
-/* One row: the kernel of the plan, or a copy or fill from the input cond
- * picks.  next: the source of the next row to copy, or NULL. */
+/* One row (or elements j.. of it): the kernel of the plan, or a copy or
+ * fill from the input cond picks.  next: the source of the next row to
+ * copy, or NULL; nt: streams (the call's, or 0 into the line buffer). */
 static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
-                char *d, const char *next)
+                char *d, const char *next, int nt)
 {
     const int32_t in = x->p->rank - 1;
     const size_t w = x->w, bytes = (size_t)len * w;
@@ -129,12 +133,12 @@ static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
     if (x->kern) {
         x->kern((size_t)len, x->c + off[0] + j * x->p->st[0][in],
                 x->t + (size_t)(off[1] + j * x->p->st[1][in]) * w,
-                x->e + (size_t)(off[2] + j * x->p->st[2][in]) * w, d, x->nt);
+                x->e + (size_t)(off[2] + j * x->p->st[2][in]) * w, d, nt);
         return;
     }
     src = row_src(x, off, &adv);
     if (!adv) {
-        x->fill((size_t)len, NULL, src, NULL, d, x->nt);
+        x->fill((size_t)len, NULL, src, NULL, d, nt);
         return;
     }
     src += (size_t)j * w;
@@ -144,11 +148,58 @@ static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
         if (next)
             for (size_t i = 0; i < SEG; i += 64)
                 __builtin_prefetch(next + b + i, 0, 2);
-        x->copy(n / w, NULL, src + b, NULL, d + b, x->nt);
+        x->copy(n / w, NULL, src + b, NULL, d + b, nt);
     }
 }
 
-static void run_range(const run *x, int64_t begin, int64_t end)
+/* Streams and rows whose bytes are not a multiple of 64: the line where a
+ * row ends and the next begins was written in two parts with regular
+ * stores, and the first waited for the line from DRAM.  A model (rows of
+ * 1008 bytes, 31 MiB, medians of 21): 2.8-3.0 ms with the parts stored in
+ * place, 1.8 ms with them assembled in a buffer and the line streamed
+ * whole, 1.9 ms for rows of 1024 bytes.  The first and last partial lines
+ * of a range are written in place: their other bytes are not the range's.
+ * Rows in pairs keep in-place ends (the same with a buffer per member was
+ * slower on rows of 4000 bytes: opt/README.md). */
+typedef struct edge {
+    char *line; /* the line whose first bytes buf holds, or NULL */
+    _Alignas(64) unsigned char buf[64];
+} edge;
+
+static void edge_row(const run *x, int64_t len, const int64_t *off,
+                     int64_t j, char *d, const char *next, edge *g)
+{
+    const size_t w = x->w;
+    char *const end = d + (size_t)len * w;
+    char *const tail = (char *)((uintptr_t)end & ~(uintptr_t)63);
+    int64_t m;
+
+    if ((uintptr_t)d % 64) { /* the head, up to the first line boundary */
+        char *const l = (char *)((uintptr_t)d & ~(uintptr_t)63);
+        char *const he = l + 64 < end ? l + 64 : end;
+        m = (int64_t)((size_t)(he - d) / w);
+        if (g->line == l) {
+            row(x, m, off, j, (char *)g->buf + (d - l), NULL, 0);
+            if (he == l + 64) {
+                x->line((size_t)64, NULL, g->buf, NULL, l, 1);
+                g->line = NULL;
+            }
+        } else
+            row(x, m, off, j, d, NULL, 0);
+        j += m, d = he;
+    }
+    if (tail > d) { /* whole lines */
+        m = (int64_t)((size_t)(tail - d) / w);
+        row(x, m, off, j, d, next, 1);
+        j += m, d = tail;
+    }
+    if (end > d) { /* the tail: into the buffer, the next row completes it */
+        row(x, (int64_t)((size_t)(end - d) / w), off, j, (char *)g->buf, NULL, 0);
+        g->line = d;
+    }
+}
+
+static void run_rows(const run *x, int64_t begin, int64_t end)
 {
     const opt_plan *p = x->p;
     const int32_t outer = p->rank - 1;
@@ -157,7 +208,9 @@ static void run_range(const run *x, int64_t begin, int64_t end)
     int64_t j = begin % n, pos = begin;
     int32_t i;
     int k;
+    edge g;
 
+    g.line = NULL;
     for (i = outer - 1; i >= 0; i--) { /* row-major coordinates of begin */
         idx[i] = q % p->dims[i];
         q /= p->dims[i];
@@ -182,10 +235,127 @@ static void run_range(const run *x, int64_t begin, int64_t end)
          * prefetch may not fault, but the cond byte read here would). */
         if (!x->kern && pos + len + n <= end && (next = row_src(x, off, &adv)) && !adv)
             next = NULL;
-        row(x, len, cur, j, x->d + (size_t)pos * x->w, next);
+        if (x->edge)
+            edge_row(x, len, cur, j, x->d + (size_t)pos * x->w, next, &g);
+        else
+            row(x, len, cur, j, x->d + (size_t)pos * x->w, next, x->nt);
         pos += len;
         j = 0;
     }
+    if (g.line) /* the range's last partial line, in place */
+        memcpy(g.line, g.buf, (size_t)(x->d + (size_t)end * x->w - g.line));
+}
+
+/* Rows in pairs.  When an operand that advances along the row repeats
+ * along an outer axis a (then [J,K] against else [I,J,K]), row-major
+ * order reads its J rows again for every i, from L2 once they pass L1:
+ * one more L1 fill per output line, and the kernel ran at 0.66 of the
+ * yardstick on midaxis_f16.  Rows (i,j) and (i+1,j) one after the other
+ * read then's row j once from L2 and once from L1.  (A stand-alone model
+ * of midaxis_f16, medians of 41: 346 us row-major, 289 us in pairs, 284
+ * in fours, 279 with then's row always in L1.) */
+#define PAIR 2
+#define PAIR_REUSE ((size_t)32 << 10) /* L1D: rows under it stay there */
+
+/* The axis whose rows run in pairs, or -1.  For each operand that advances
+ * along the row, the innermost outer axis a on which it does not advance:
+ * row-major order reads its rows again at each step of a, and when the
+ * rows it reads below a (before it repeats) hold PAIR_REUSE bytes or more,
+ * those come from L2 or beyond.  Pairs help only there: an operand that
+ * also repeats on an inner axis over fewer bytes is read from L1 already
+ * (a rank-6 i64 sweep shape whose then repeats on axes 0, 2 and 3 lost
+ * 0.03-0.05 in pairs on axis 0).  Axes between a and the row are needed:
+ * without them the order is the same.  The innermost such a wins. */
+static int32_t pair_axis(const opt_plan *p, size_t w)
+{
+    const int32_t in = p->rank - 1;
+    int32_t best = -1;
+    for (int k = 0; k < 3; k++) {
+        size_t bytes = (size_t)p->dims[in] * (k ? w : 1);
+        int32_t a = in - 1;
+        if (!p->st[k][in])
+            continue;
+        for (; a >= 0 && p->st[k][a]; a--)
+            bytes *= (size_t)p->dims[a];
+        if (a >= 0 && a < in - 1 && a > best && p->dims[a] >= PAIR &&
+            bytes >= PAIR_REUSE)
+            best = a;
+    }
+    return best;
+}
+
+/* Rows r .. r + g * s - 1 (idx[a] of row r a multiple of PAIR, the axes
+ * below a at 0; s rows per step of a): for each step below a, its g rows
+ * along a one after the other. */
+static void pair_rows(const run *x, int64_t r, int64_t g, int64_t s)
+{
+    const opt_plan *p = x->p;
+    const int32_t a = x->pair, in = p->rank - 1;
+    const int64_t n = p->dims[in];
+    int64_t idx[SEL_MAX_RANK] = {0}, off[3] = {0, 0, 0}, q = r;
+    int32_t i;
+    int k;
+
+    for (i = in - 1; i >= 0; i--) { /* row r's offsets */
+        for (k = 0; k < 3; k++)
+            off[k] += q % p->dims[i] * p->st[k][i];
+        q /= p->dims[i];
+    }
+    for (int64_t u = 0; u < s; u++) {
+        for (int64_t h = 0; h < g; h++)
+            x->kern((size_t)n, x->c + off[0] + h * p->st[0][a],
+                    x->t + (size_t)(off[1] + h * p->st[1][a]) * x->w,
+                    x->e + (size_t)(off[2] + h * p->st[2][a]) * x->w,
+                    x->d + (size_t)((r + h * s + u) * n) * x->w, x->nt);
+        for (i = in - 1; i > a; i--) { /* the odometer below a */
+            for (k = 0; k < 3; k++)
+                off[k] += p->st[k][i];
+            if (++idx[i] < p->dims[i])
+                break;
+            for (k = 0; k < 3; k++)
+                off[k] -= p->st[k][i] * p->dims[i];
+            idx[i] = 0;
+        }
+    }
+}
+
+/* [begin, end) with whole pairs inside it in pairs, the rest as rows. */
+static void run_pairs(const run *x, int64_t begin, int64_t end)
+{
+    const opt_plan *p = x->p;
+    const int32_t a = x->pair, in = p->rank - 1;
+    const int64_t n = p->dims[in];
+    int64_t s = 1, pos = begin;
+
+    for (int32_t i = a + 1; i < in; i++)
+        s *= p->dims[i];
+    while (pos < end) {
+        /* the first pair's start at or after the first whole row */
+        const int64_t r = (pos + n - 1) / n, cyc = s * p->dims[a];
+        int64_t m = (r % cyc + PAIR * s - 1) / (PAIR * s) * (PAIR * s);
+        const int64_t start = r - r % cyc + (m < cyc ? m : cyc);
+        const int64_t left = p->dims[a] - start % cyc / s;
+        const int64_t g = left < PAIR ? left : PAIR;
+        if ((start + g * s) * n > end) {
+            run_rows(x, pos, end);
+            return;
+        }
+        if (start * n > pos)
+            run_rows(x, pos, start * n);
+        if (g < 2)
+            run_rows(x, start * n, (start + s) * n);
+        else
+            pair_rows(x, start, g, s);
+        pos = (start + g * s) * n;
+    }
+}
+
+static void run_range(const run *x, int64_t begin, int64_t end)
+{
+    if (x->pair >= 0)
+        run_pairs(x, begin, end);
+    else
+        run_rows(x, begin, end);
     if (x->nt)
         opt_fence();
 }
@@ -242,11 +412,15 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.kern = p->btop < 0 && p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
     x.fill = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
     x.copy = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
+    x.pair = x.kern && p->rank >= 3 ? pair_axis(p, w) : -1;
     x.count = 1;
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
     bytes = (size_t)x.count * w;
     x.nt = p->footprint > tu.nt_min;
+    x.edge = x.nt && p->btop < 0 && p->rank >= 2 && x.pair < 0 &&
+             (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
+    x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {

@@ -274,6 +274,42 @@ static void interleaved(rng *r, tcase *c)
     note(c, "interleaved");
 }
 
+/* Long rows with an operand that repeats along an outer axis (then [J,K]
+ * against else [I,J,K], midaxis_f16): rows of 512 B-4 KiB (a few elements
+ * more for the tails), J rows of 32-64 KiB of the repeated operand, so
+ * that opt runs the rows in pairs (opt_exec.c, from 32 KiB); I of 2-17
+ * (an odd I leaves a lone row; up to 512 Ki elements, so that thread
+ * chunks start inside a pair and hold whole ones), maybe a leading axis
+ * of 2.  One operand is the repeated [J,K], one dense, the third [I,1,K]
+ * (which keeps J and K apart) or any of dense, [J,K], a scalar; cond may
+ * carry dims (bidirectional). */
+static void midaxis(rng *r, tcase *c)
+{
+    const size_t w = sel_dtype_size(c->dtype[T]) ? sel_dtype_size(c->dtype[T]) : 1;
+    const int lead = chance(r, 30), rank = 3 + lead, rep = below(r, 3);
+    const int dense = (rep + 1 + below(r, 2)) % 3;
+    const int64_t k = (int64_t)((size_t)512 << below(r, 4)) / (int64_t)w + below(r, 3);
+    const int64_t j = (((int64_t)32 << 10 << below(r, 2)) / (rep == C ? 1 : (int64_t)w)
+                       + k - 1) / k;
+    int64_t out[4] = {2, 2 + below(r, 16), j, k};
+    const int64_t *o = out + !lead;
+    while (out[1] > 2 && (lead ? 2 : 1) * out[1] * j * k > (int64_t)MAX_ELEMS * 4)
+        out[1]--;
+    c->b.type = SEL_BROADCAST_NUMPY;
+    c->b.flags = SEL_COND_BIDIRECTIONAL;
+    for (int q = C; q <= E; q++) {
+        const int form = q == rep ? 1 : q == dense ? 0 /* [I,1,K] half the time: */
+                       : chance(r, 50) ? 2 : below(r, 4); /* else J and K merge */
+        c->rank[q] = form == 3 ? 0 : form == 1 ? 2 : rank;
+        for (int i = 0; i < c->rank[q]; i++)
+            c->dims[q][i] = form == 1 ? o[rank - 2 + i]
+                          : form == 2 && i == rank - 2 ? 1 : o[i];
+    }
+    c->rank[D] = rank;
+    memcpy(c->dims[D], o, sizeof(int64_t) * (size_t)rank);
+    note(c, "midaxis");
+}
+
 void h_gen(uint64_t seed, uint64_t idx, tcase *c)
 {
     rng r = {seed * 0x9e3779b97f4a7c15u ^ (idx + 1) * 0xd1b54a32d192ed03u};
@@ -345,4 +381,6 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         const_cond(&r, c, out, rank);
     else if (chance(&r, 5))
         interleaved(&r, c);
+    else if (chance(&r, 5))
+        midaxis(&r, c);
 }
