@@ -152,6 +152,10 @@ typedef struct opt_chunk {
  * it is larger than OPT_CHUNK_BYTES, a window is wider than 128 bytes or
  * there are more than OPT_CHUNK_CTLS distinct controls. */
 int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
+/* Tests only (opt_kchunk.c, linked into the kernel test): the chunk
+ * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
+#define OPT_KCHUNK_TESTS 4
+int opt_kchunk_tests(int tests, int *failed);
 #if defined(__x86_64__)
 void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                        const void *e, void *d);
