@@ -92,9 +92,10 @@ int opt_kchunk_tests(int tests, int *failed)
 {
     static opt_chunk x;
     char *buf = NULL, *page[3];
+#if defined(__x86_64__)
     int ok = opt_isa_supported(OPT_ISA_avx512) && opt_cpu_vbmi();
-#if !defined(__x86_64__)
-    ok = 0;
+#else
+    int ok = 0;
 #endif
     if (ok && posix_memalign((void **)&buf, PAGE, 3 * (AREA + PAGE)))
         ok = 0;
