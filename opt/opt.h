@@ -118,19 +118,20 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
 
 /* An output of at most OPT_CHUNK_BYTES bytes in chunks of 64 output bytes
  * (the last perhaps partial): per chunk and operand the window the
- * chunk's elements read (at most 128 bytes: broadcasting keeps the order
- * within a run, so a window is usually a few bytes), loaded under a mask
- * (no byte outside the window is read), and a vpermb control (per output
+ * chunk's elements read (one of 64 bytes, or two anywhere in the operand:
+ * broadcasting keeps the order within a run, so a window is usually a
+ * few bytes), and a vpermb control (per output
  * byte the window byte; for cond the element's one byte) from a table of
  * distinct controls.  Built once per shape (opt_small.c: on the second
  * call with the same plan), run by opt_chunk__avx512 (AVX512-VBMI). */
-#define OPT_CHUNK_BYTES 8192
-#define OPT_CHUNK_CTLS 64
+#define OPT_CHUNK_BYTES 32768
+#define OPT_CHUNK_CTLS 256
 typedef struct opt_chunk_rec {
-    uint16_t off[3]; /* window start, bytes into cond, then, else */
-    uint16_t ctl[3]; /* control: byte offset into opt_chunk.ctl */
-    uint8_t n0[3];   /* window bytes in the first 64 (1..64) */
-    uint8_t n1[3];   /* and past them (0..64) */
+    uint16_t off[3];  /* window start, bytes into cond, then, else */
+    uint16_t off2[3]; /* the second window's (control bytes 64..127) */
+    uint16_t ctl[3];  /* control: byte offset into opt_chunk.ctl */
+    uint8_t n0[3];    /* bytes the first window holds (1..64) */
+    uint8_t n1[3];    /* and the second (0: none) */
 } opt_chunk_rec;
 #define OPT_CHUNK_PAD 256 /* operands this small are read from a copy */
 typedef struct opt_chunk {
@@ -143,13 +144,13 @@ typedef struct opt_chunk {
     int pad[3];      /* operand k has at most OPT_CHUNK_PAD bytes (inb):
                         the kernel copies it to a padded buffer */
     uint32_t inb[3];   /* operand bytes */
-    uint32_t reach[3]; /* a load reads up to this far past its start */
     opt_chunk_rec rec[OPT_CHUNK_BYTES / 64];
     _Alignas(64) uint8_t ctl[OPT_CHUNK_CTLS * 64];
 } opt_chunk;
 
 /* The program of a plan with output elements of w bytes into *x; 0 when
- * it is larger than OPT_CHUNK_BYTES, a window is wider than 128 bytes or
+ * it is larger than OPT_CHUNK_BYTES, two windows of 64 bytes do not hold
+ * an operand's bytes for a chunk, or
  * there are more than OPT_CHUNK_CTLS distinct controls. */
 int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
 /* Tests only (opt_kchunk.c, linked into the kernel test): the chunk

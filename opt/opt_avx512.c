@@ -289,7 +289,7 @@ CREP512(64, mask64_t, epi64)
 /* ---- small outputs in 64-byte chunks (opt_chunk.c) ----------------------
  * Per chunk and operand one load of the window under a mask (nothing
  * outside the window is read: masked-off bytes do not fault) and vpermb
- * (vpermi2b of two loads when some window is wider than 64 bytes), then
+ * (vpermi2b of two loads when the bytes lie in two windows), then
  * vptestmb of cond's bytes and a byte blend: about 30 instructions per 64
  * output bytes whatever the shape. */
 static const uint64_t chunk_len[65] = {
@@ -306,9 +306,11 @@ static const uint64_t chunk_len[65] = {
 #define CHUNK_FN static inline __attribute__((always_inline, no_sanitize_address)) VBMI
 
 /* Operand k's bytes for a chunk (mode 0: the window in order; 1: one
- * window of 64 bytes; 2: two), window at p, control at ix.  Plain loads:
- * on Zen 4 a masked load across a cache line took 2.5 times as long. */
-CHUNK_FN __m512i chunk_op(const char *p, const uint8_t *ix, int mode)
+ * window of 64 bytes; 2: two), windows at p and p2, control at ix.  Plain
+ * loads: on Zen 4 a masked load across a cache line took 2.5 times as
+ * long. */
+CHUNK_FN __m512i chunk_op(const char *p, const char *p2, const uint8_t *ix,
+                          int mode)
 {
     const __m512i a = _mm512_loadu_si512(p);
     if (mode == 0)
@@ -316,16 +318,17 @@ CHUNK_FN __m512i chunk_op(const char *p, const uint8_t *ix, int mode)
     if (mode == 1)
         return _mm512_permutexvar_epi8(_mm512_load_si512(ix), a);
     return _mm512_permutex2var_epi8(a, _mm512_load_si512(ix),
-                                    _mm512_loadu_si512(p + 64));
+                                    _mm512_loadu_si512(p2));
 }
 
+#define CHUNK_OP(k, m)                                                        \
+    chunk_op(src[k] + r->off[k], src[k] + r->off2[k], x->ctl + r->ctl[k], m)
 CHUNK_FN __m512i chunk_at(const opt_chunk *x, const char *const *src,
                           int32_t i, const int m0, const int m1, const int m2)
 {
     const opt_chunk_rec *r = &x->rec[i];
-    const __m512i c = chunk_op(src[0] + r->off[0], x->ctl + r->ctl[0], m0);
-    const __m512i t = chunk_op(src[1] + r->off[1], x->ctl + r->ctl[1], m1);
-    const __m512i e = chunk_op(src[2] + r->off[2], x->ctl + r->ctl[2], m2);
+    const __m512i c = CHUNK_OP(0, m0), t = CHUNK_OP(1, m1),
+                  e = CHUNK_OP(2, m2);
     return _mm512_mask_blend_epi8(_mm512_test_epi8_mask(c, c), e, t);
 }
 
@@ -359,7 +362,7 @@ CHUNK_FN void chunk_rest(const opt_chunk *x, const char *const *src,
             v[k] = two ? _mm512_permutex2var_epi8(
                              a, ix,
                              _mm512_maskz_loadu_epi8(chunk_len[r->n1[k]],
-                                                     p + r->n0[k]))
+                                                     src[k] + r->off2[k]))
                        : _mm512_permutexvar_epi8(ix, a);
         }
         _mm512_mask_storeu_epi8(
@@ -413,7 +416,7 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
     int near = 0;
     for (int k = 0; k < 3; k++) { /* loads past the end stay on its page */
         const uintptr_t end = (uintptr_t)src[k] + x->inb[k] - 1;
-        near |= end >> 12 != (end + x->reach[k]) >> 12;
+        near |= end >> 12 != (end + 63) >> 12;
     }
     if (near) {
         chunk_slow(x, src, d);

@@ -14,6 +14,10 @@
 
 #include "opt.h"
 
+_Static_assert(OPT_CHUNK_BYTES <= 65536 && OPT_CHUNK_CTLS * 64 <= 65536 &&
+                   OPT_CHUNK_CTLS < 512,
+               "offsets fit uint16_t; the hash table has room");
+
 /* Element offsets of up to 64 elements of a chunk, per operand. */
 typedef struct cursor {
     int32_t rank;
@@ -38,7 +42,7 @@ static void step(cursor *u)
         u->off[k] += u->st[k][i];
 }
 
-/* A 7-bit hash of a control, for the table of distinct ones. */
+/* A 9-bit hash of a control, for the table of distinct ones. */
 static unsigned hash(const uint8_t *b)
 {
     uint64_t h = 0;
@@ -47,20 +51,20 @@ static unsigned hash(const uint8_t *b)
         memcpy(&u, b + i, 8);
         h = (h ^ u) * 0x9e3779b97f4a7c15u;
     }
-    return (unsigned)(h >> 57);
+    return (unsigned)(h >> 55);
 }
 
 /* Control b's byte offset in x->ctl (added when new), or -1 when the
  * table is full.  slot[h]: index + 1 of a control, 0 empty. */
-static int intern(opt_chunk *x, uint8_t *slot, int *nctl, const uint8_t *b)
+static int intern(opt_chunk *x, uint16_t *slot, int *nctl, const uint8_t *b)
 {
-    for (unsigned h = hash(b);; h = (h + 1) & 127) {
+    for (unsigned h = hash(b);; h = (h + 1) & 511) {
         const int s = slot[h];
         if (!s) {
             if (*nctl == OPT_CHUNK_CTLS)
                 return -1;
             memcpy(x->ctl + *nctl * 64, b, 64);
-            slot[h] = (uint8_t)++*nctl;
+            slot[h] = (uint16_t)++*nctl;
             return (*nctl - 1) * 64;
         }
         if (!memcmp(x->ctl + (s - 1) * 64, b, 64))
@@ -68,28 +72,41 @@ static int intern(opt_chunk *x, uint8_t *slot, int *nctl, const uint8_t *b)
     }
 }
 
-/* Operand k's window and control for the chunk's m elements (offsets
- * o[0..m)): 0 when the window is wider than 128 bytes. */
+/* Operand k's windows and control for the chunk's m elements (offsets
+ * o[0..m)): the first 64 bytes from the lowest byte read, the second 64
+ * from the lowest byte read past those (a chunk across the wrap of a
+ * broadcast axis reads the end of one run and the start of the next).
+ * 0 when two windows do not hold every byte. */
 static int window(opt_chunk_rec *r, uint8_t *b, const int64_t *o, int m,
                   int k, size_t w)
 {
-    const int64_t u = k ? (int64_t)w : 1; /* bytes per element read */
-    int64_t lo = o[0], hi = o[0], span;
-    for (int j = 1; j < m; j++) {
+    const int64_t u = k ? (int64_t)w : 1, cap = 64 / u; /* elements */
+    int64_t lo = o[0], lo2 = INT64_MAX, hi = 0, hi2 = 0;
+    for (int j = 1; j < m; j++)
         lo = o[j] < lo ? o[j] : lo;
-        hi = o[j] > hi ? o[j] : hi;
-    }
-    span = (hi - lo + 1) * u;
-    if (span > 128)
-        return 0;
+    for (int j = 0; j < m; j++)
+        if (o[j] - lo < cap)
+            hi = o[j] > hi ? o[j] : hi;
+        else
+            lo2 = o[j] < lo2 ? o[j] : lo2;
+    for (int j = 0; j < m; j++)
+        if (o[j] - lo >= cap) {
+            if (o[j] - lo2 >= cap)
+                return 0;
+            hi2 = o[j] > hi2 ? o[j] : hi2;
+        }
     for (int i = m * (int)w; i < 64; i++) /* a partial chunk's rest */
         b[i] = (uint8_t)i;
-    for (int j = 0; j < m; j++)
+    for (int j = 0; j < m; j++) {
+        const int two = o[j] - lo >= cap;
+        const int64_t at = two ? 64 + (o[j] - lo2) * u : (o[j] - lo) * u;
         for (size_t q = 0; q < w; q++)
-            b[(size_t)j * w + q] = (uint8_t)((o[j] - lo) * u + (k ? (int64_t)q : 0));
+            b[(size_t)j * w + q] = (uint8_t)(at + (k ? (int64_t)q : 0));
+    }
     r->off[k] = (uint16_t)(lo * u);
-    r->n0[k] = (uint8_t)(span < 64 ? span : 64);
-    r->n1[k] = (uint8_t)(span - r->n0[k]);
+    r->n0[k] = (uint8_t)((hi - lo + 1) * u);
+    r->off2[k] = lo2 == INT64_MAX ? r->off[k] : (uint16_t)(lo2 * u);
+    r->n1[k] = lo2 == INT64_MAX ? 0 : (uint8_t)((hi2 - lo2 + 1) * u);
     return 1;
 }
 
@@ -106,7 +123,6 @@ static void finish(opt_chunk *x, const opt_plan *p)
             x->mode[k] = m > x->mode[k] ? m : x->mode[k];
         }
         x->inb[k] = (uint32_t)p->in_bytes[k];
-        x->reach[k] = x->mode[k] == 2 ? 127 : 63;
         /* A copy costs about what masked loads cost on a few chunks. */
         x->pad[k] = x->chunks > 4 && p->in_bytes[k] <= OPT_CHUNK_PAD;
     }
@@ -116,7 +132,7 @@ static void finish(opt_chunk *x, const opt_plan *p)
         int ok = 1;
         for (int k = 0; k < 3; k++)
             ok &= x->pad[k] ||
-                  r->off[k] + (x->mode[k] == 2 ? 128u : 64u) <= x->inb[k];
+                        (r->off[k] + 64u <= x->inb[k] && r->off2[k] + 64u <= x->inb[k]);
         if (!ok)
             break;
     }
@@ -125,7 +141,8 @@ static void finish(opt_chunk *x, const opt_plan *p)
 int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w)
 {
     const int L = (int)(64 / w);
-    uint8_t slot[128] = {0}, b[64];
+    uint16_t slot[512] = {0};
+    uint8_t b[64];
     int64_t n = 1, o[3][64];
     int nctl = 0;
     cursor u = {.rank = p->rank, .dims = p->dims, .st = p->st};

@@ -12,7 +12,7 @@
 #include "opt.h"
 
 #define PAGE 4096
-#define AREA (3 * PAGE) /* readable bytes before each guard page */
+#define AREA (OPT_CHUNK_BYTES + PAGE) /* readable before each guard page */
 #define POISON 0xa5
 
 static uint64_t seed = 0x2545f4914f6cdd1du;

@@ -334,17 +334,21 @@ static _Thread_local wcache last;
  * nothing for it. */
 static _Thread_local opt_chunk prog;
 
-/* The chunk program against what the call runs now, in the cost model's
- * units: a 64-byte chunk about 100 (2.5-3 ns against 35-40 units per ns
- * of the walk, timed on the sweep's shapes; opt/README.md); the tiles
- * are as fast; the blocks (use 0) slower at these sizes, but when cond
- * is one byte (pin), a copy or fill. */
+/* The chunk program against what the call runs now (timed on the
+ * sweep's small shapes, each way; opt/README.md): the walk when its
+ * estimate is over 30 per chunk and 150 (fewer chunks: the walk is as
+ * fast) and its rows are under 128 bytes (a row kernel's pass over 128
+ * bytes and more beats the shuffles); the blocks up to 180 chunks (past that, the blocks' kernels
+ * catch up); never the tiles (as fast) nor a cond of one byte (pin: a
+ * copy or fill either way). */
 static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
 {
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
     return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
-           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
-           (m->use ? m->x.est > 100 * chunks : pin != 1);
+           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt && pin != 1 &&
+           (m->use ? m->x.est > 30 * chunks + 150 &&
+                         m->x.n0 * (int64_t)w < 128
+                   : chunks <= 180);
 }
 
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
