@@ -303,7 +303,8 @@ static const uint64_t chunk_len[65] = {
 
 /* Loads here may read past an operand's last byte (never past the page
  * it is on: opt_chunk__avx512 checks): ASan would call that an overflow. */
-#define CHUNK_FN static inline __attribute__((always_inline, no_sanitize_address)) VBMI
+#define CHUNK_FN                                                              \
+    static inline __attribute__((always_inline, no_sanitize_address)) VBMI
 
 /* Operand k's bytes for a chunk (mode 0: the window in order; 1: one
  * window of 64 bytes; 2: two), windows at p and p2, control at ix.  Plain

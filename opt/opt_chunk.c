@@ -2,8 +2,9 @@
  * chunks (AVX512-VBMI runs it: opt_chunk__avx512 in opt_avx512.c).
  *
  * The elements are walked once in output order (an odometer over the
- * plan); for each chunk of 64 output bytes and each operand, the lowest
- * and highest byte its elements read make the window, and the control
+ * plan); for each chunk of 64 output bytes and each operand, the bytes
+ * its elements read make one window of up to 64 bytes from the lowest,
+ * or two (a chunk across a broadcast axis's wrap), and the control
  * says, per output byte, which window byte it is (then and else: byte q
  * of the element; cond: the element's one byte, so vptestmb gives a byte
  * mask that blends whole elements).  Controls repeat across chunks
@@ -111,8 +112,7 @@ static int window(opt_chunk_rec *r, uint8_t *b, const int64_t *o, int m,
 }
 
 /* Modes, pads and the chunks that whole-vector loads may run: those
- * whose windows (64 bytes, 128 in mode 2) end inside each operand not
- * padded. */
+ * whose windows' 64-byte loads end inside each operand not padded. */
 static void finish(opt_chunk *x, const opt_plan *p)
 {
     for (int k = 0; k < 3; k++) {
@@ -131,8 +131,8 @@ static void finish(opt_chunk *x, const opt_plan *p)
         const opt_chunk_rec *r = &x->rec[x->safe];
         int ok = 1;
         for (int k = 0; k < 3; k++)
-            ok &= x->pad[k] ||
-                        (r->off[k] + 64u <= x->inb[k] && r->off2[k] + 64u <= x->inb[k]);
+            ok &= x->pad[k] || (r->off[k] + 64u <= x->inb[k] &&
+                                r->off2[k] + 64u <= x->inb[k]);
         if (!ok)
             break;
     }

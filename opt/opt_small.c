@@ -338,9 +338,9 @@ static _Thread_local opt_chunk prog;
  * sweep's small shapes, each way; opt/README.md): the walk when its
  * estimate is over 30 per chunk and 150 (fewer chunks: the walk is as
  * fast) and its rows are under 128 bytes (a row kernel's pass over 128
- * bytes and more beats the shuffles); the blocks up to 180 chunks (past that, the blocks' kernels
- * catch up); never the tiles (as fast) nor a cond of one byte (pin: a
- * copy or fill either way). */
+ * bytes and more beats the shuffles); the blocks up to 180 chunks (past
+ * that, the blocks' kernels catch up); never the tiles (as fast) nor a
+ * cond of one byte (pin: a copy or fill either way). */
 static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
 {
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
@@ -382,8 +382,10 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->vt = m->use == 2;
         m->ok = 1, m->ck = 0;
     } else if (!m->ck) {
-        m->ck = chunk_pays(m, w, isa, p->in_bytes[0]) && opt_chunk_build(&prog, p, w)
-                    ? 1 : -1;
+        m->ck = chunk_pays(m, w, isa, p->in_bytes[0]) &&
+                        opt_chunk_build(&prog, p, w)
+                    ? 1
+                    : -1;
     }
 #if defined(__x86_64__)
     if (m->ck == 1 && on_caller(p, m->n, w)) {
