@@ -140,7 +140,9 @@ typedef struct opt_chunk {
     int32_t safe;    /* chunks 0..safe-1 read no byte past any operand
                         with whole-vector loads (copies of padded ones) */
     int mode[3];     /* per operand: 0 every control the identity (no
-                        permute), 1 windows of up to 64 bytes, 2 wider */
+                        permute), 1 one window of up to 64 bytes, 2 two,
+                        3 one of up to 16 bytes (a 16-byte load,
+                        broadcast: it crosses fewer cache lines) */
     int pad[3];      /* operand k has at most OPT_CHUNK_PAD bytes (inb):
                         the kernel copies it to a padded buffer */
     uint32_t inb[3];   /* operand bytes */

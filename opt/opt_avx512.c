@@ -313,6 +313,10 @@ static const uint64_t chunk_len[65] = {
 CHUNK_FN __m512i chunk_op(const char *p, const char *p2, const uint8_t *ix,
                           int mode)
 {
+    if (mode == 3) /* every lane holds the window: indices 0-15 */
+        return _mm512_permutexvar_epi8(
+            _mm512_load_si512(ix),
+            _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)p)));
     const __m512i a = _mm512_loadu_si512(p);
     if (mode == 0)
         return a;
@@ -373,16 +377,19 @@ CHUNK_FN void chunk_rest(const opt_chunk *x, const char *const *src,
     }
 }
 
-/* chunk_main by the modes (27 loops; each about 100 bytes of code). */
-#define CHUNK3(a, b, n, last)                                                 \
-    case a * 9 + b * 3: chunk_main(x, src, d, n, last, a, b, 0); break;       \
-    case a * 9 + b * 3 + 1: chunk_main(x, src, d, n, last, a, b, 1); break;   \
-    case a * 9 + b * 3 + 2: chunk_main(x, src, d, n, last, a, b, 2); break;
-#define CHUNK9(a, n, last)                                                    \
-    CHUNK3(a, 0, n, last) CHUNK3(a, 1, n, last) CHUNK3(a, 2, n, last)
+/* chunk_main by the modes (64 loops; each about 100 bytes of code). */
+#define CHUNK4(a, b, n, last)                                                 \
+    case a * 16 + b * 4: chunk_main(x, src, d, n, last, a, b, 0); break;      \
+    case a * 16 + b * 4 + 1: chunk_main(x, src, d, n, last, a, b, 1); break;  \
+    case a * 16 + b * 4 + 2: chunk_main(x, src, d, n, last, a, b, 2); break;  \
+    case a * 16 + b * 4 + 3: chunk_main(x, src, d, n, last, a, b, 3); break;
+#define CHUNK16(a, n, last)                                                   \
+    CHUNK4(a, 0, n, last) CHUNK4(a, 1, n, last) CHUNK4(a, 2, n, last)         \
+    CHUNK4(a, 3, n, last)
 #define CHUNK_MODES(n, last)                                                  \
-    switch (x->mode[0] * 9 + x->mode[1] * 3 + x->mode[2]) {                   \
-        CHUNK9(0, n, last) CHUNK9(1, n, last) CHUNK9(2, n, last)              \
+    switch (x->mode[0] * 16 + x->mode[1] * 4 + x->mode[2]) {                  \
+        CHUNK16(0, n, last) CHUNK16(1, n, last) CHUNK16(2, n, last)           \
+        CHUNK16(3, n, last)                                                   \
     }
 
 /* Operands near the end of a page: the small ones copied to a padded
@@ -402,7 +409,7 @@ chunk_slow(const opt_chunk *x, const char **src, char *d)
             src[k] = pad[k];
         }
     CHUNK_MODES(x->safe, 0)
-    if (x->mode[0] == 2 || x->mode[1] == 2 || x->mode[2] == 2)
+    if (x->mode[0] == 2 || x->mode[1] == 2 || x->mode[2] == 2) /* 3: n1 0 */
         chunk_rest(x, src, d, 1);
     else
         chunk_rest(x, src, d, 0);

@@ -122,6 +122,12 @@ static void finish(opt_chunk *x, const opt_plan *p)
             const int m = r->n1[k] ? 2 : r->ctl[k] ? 1 : 0;
             x->mode[k] = m > x->mode[k] ? m : x->mode[k];
         }
+        if (x->mode[k] == 1) {
+            int narrow = 1;
+            for (int32_t c = 0; c < x->chunks; c++)
+                narrow &= x->rec[c].n0[k] <= 16;
+            x->mode[k] = narrow ? 3 : 1;
+        }
         x->inb[k] = (uint32_t)p->in_bytes[k];
         /* A copy costs about what masked loads cost on a few chunks. */
         x->pad[k] = x->chunks > 4 && p->in_bytes[k] <= OPT_CHUNK_PAD;
