@@ -114,6 +114,56 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
                   sel_tensor *dst, size_t width, int same);
 
+/* ---- opt_chunk.c: small outputs of any shape in 64-byte chunks -------- */
+
+/* An output of at most OPT_CHUNK_BYTES bytes in chunks of 64 output bytes
+ * (the last perhaps partial): per chunk and operand the window the
+ * chunk's elements read (one of 64 bytes, or two anywhere in the operand:
+ * broadcasting keeps the order within a run, so a window is usually a
+ * few bytes), and a vpermb control (per output
+ * byte the window byte; for cond the element's one byte) from a table of
+ * distinct controls.  Built once per shape (opt_small.c: on the second
+ * call with the same plan), run by opt_chunk__avx512 (AVX512-VBMI). */
+#define OPT_CHUNK_BYTES 32768
+#define OPT_CHUNK_CTLS 256
+typedef struct opt_chunk_rec {
+    uint16_t off[3];  /* window start, bytes into cond, then, else */
+    uint16_t off2[3]; /* the second window's (control bytes 64..127) */
+    uint16_t ctl[3];  /* control: byte offset into opt_chunk.ctl */
+    uint8_t n0[3];    /* bytes the first window holds (1..64) */
+    uint8_t n1[3];    /* and the second (0: none) */
+} opt_chunk_rec;
+#define OPT_CHUNK_PAD 256 /* operands this small are read from a copy */
+typedef struct opt_chunk {
+    int32_t chunks;  /* chunks, the last one partial when tail < 64 */
+    int32_t tail;    /* bytes of the last chunk (1..64) */
+    int32_t safe;    /* chunks 0..safe-1 read no byte past any operand
+                        with whole-vector loads (copies of padded ones) */
+    int mode[3];     /* per operand: 0 every control the identity (no
+                        permute), 1 one window of up to 64 bytes, 2 two,
+                        3 one of up to 16 bytes (a 16-byte load,
+                        broadcast: it crosses fewer cache lines) */
+    int pad[3];      /* operand k has at most OPT_CHUNK_PAD bytes (inb):
+                        the kernel copies it to a padded buffer */
+    uint32_t inb[3];   /* operand bytes */
+    opt_chunk_rec rec[OPT_CHUNK_BYTES / 64];
+    _Alignas(64) uint8_t ctl[OPT_CHUNK_CTLS * 64];
+} opt_chunk;
+
+/* The program of a plan with output elements of w bytes into *x; 0 when
+ * it is larger than OPT_CHUNK_BYTES, two windows of 64 bytes do not hold
+ * an operand's bytes for a chunk, or
+ * there are more than OPT_CHUNK_CTLS distinct controls. */
+int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
+/* Tests only (opt_kchunk.c, linked into the kernel test): the chunk
+ * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
+#define OPT_KCHUNK_TESTS 4
+int opt_kchunk_tests(int tests, int *failed);
+#if defined(__x86_64__)
+void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
+                       const void *e, void *d);
+#endif
+
 /* ---- opt_vtile.c: small outputs in 32-byte tiles of byte shuffles ----- */
 
 /* An output of at most OPT_VTILE_MAX bytes whose inner axes (the last one

@@ -257,6 +257,17 @@ static int vtile_level(int isa)
 #endif
 }
 
+/* The chunk program of opt_chunk.c runs at the AVX-512 level with VBMI. */
+static int chunk_level(int isa)
+{
+#if defined(__x86_64__)
+    return isa >= OPT_ISA_avx512 && opt_cpu_vbmi();
+#else
+    (void)isa;
+    return 0;
+#endif
+}
+
 /* Tiles (when the plan splits into them) against the walk: about 1 000
  * instructions to set up (a call that misses the memo pays them), then
  * 12 per 32-byte tile (callgrind, rank 2-8 tiny calls).  Short rows get
@@ -312,12 +323,33 @@ static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
  * ISA level) repeats its walk but for the data pointers. */
 typedef struct wcache {
     int ok, use, isa, vt;
+    int ck; /* the chunk program: 0 not tried yet, 1 built, -1 declined */
     int64_t n;
     walk x;
     opt_vtile v;
     walk_fn *fn;
 } wcache;
 static _Thread_local wcache last;
+/* Built on the second call with the same plan: a call seen once pays
+ * nothing for it. */
+static _Thread_local opt_chunk prog;
+
+/* The chunk program against what the call runs now (timed on the
+ * sweep's small shapes, each way; opt/README.md): the walk when its
+ * estimate is over 30 per chunk and 150 (fewer chunks: the walk is as
+ * fast) and its rows are under 128 bytes (a row kernel's pass over 128
+ * bytes and more beats the shuffles); the blocks up to 180 chunks (past
+ * that, the blocks' kernels catch up); never the tiles (as fast) nor a
+ * cond of one byte (pin: a copy or fill either way). */
+static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
+{
+    const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
+    return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
+           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt && pin != 1 &&
+           (m->use ? m->x.est > 30 * chunks + 150 &&
+                         m->x.n0 * (int64_t)w < 128
+                   : chunks <= 180);
+}
 
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
@@ -348,8 +380,20 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->use = build(x, &m->fn, p, w, isa,
                        vtile_level(isa) ? &m->v : NULL);
         m->vt = m->use == 2;
-        m->ok = 1;
+        m->ok = 1, m->ck = 0;
+    } else if (!m->ck) {
+        m->ck = chunk_pays(m, w, isa, p->in_bytes[0]) &&
+                        opt_chunk_build(&prog, p, w)
+                    ? 1
+                    : -1;
     }
+#if defined(__x86_64__)
+    if (m->ck == 1 && on_caller(p, m->n, w)) {
+        opt_chunk__avx512(&prog, cond->data, then_->data, else_->data,
+                          dst->data);
+        return 1;
+    }
+#endif
     if (!m->use || !on_caller(p, m->n, w))
         return 0;
     if (m->vt) {

@@ -1,0 +1,185 @@
+/* opt_chunk.c - plans small outputs of any shape as a program of 64-byte
+ * chunks (AVX512-VBMI runs it: opt_chunk__avx512 in opt_avx512.c).
+ *
+ * The elements are walked once in output order (an odometer over the
+ * plan); for each chunk of 64 output bytes and each operand, the bytes
+ * its elements read make one window of up to 64 bytes from the lowest,
+ * or two (a chunk across a broadcast axis's wrap), and the control
+ * says, per output byte, which window byte it is (then and else: byte q
+ * of the element; cond: the element's one byte, so vptestmb gives a byte
+ * mask that blends whole elements).  Controls repeat across chunks
+ * (broadcast axes are periodic), so they are kept once each.  Built once
+ * per shape: opt_small.c keeps the program with its memo.
+ */
+#include <string.h>
+
+#include "opt.h"
+
+_Static_assert(OPT_CHUNK_BYTES <= 65536 && OPT_CHUNK_CTLS * 64 <= 65536 &&
+                   OPT_CHUNK_CTLS < 512,
+               "offsets fit uint16_t; the hash table has room");
+
+/* Element offsets of up to 64 elements of a chunk, per operand. */
+typedef struct cursor {
+    int32_t rank;
+    const int64_t *dims;
+    const int64_t (*st)[SEL_MAX_RANK];
+    int64_t idx[SEL_MAX_RANK];
+    int64_t off[3];
+} cursor;
+
+/* The next element in output order: the innermost axis steps, the axes
+ * below the one that steps wrap to 0. */
+static void step(cursor *u)
+{
+    int32_t i = u->rank - 1;
+    while (i > 0 && u->idx[i] + 1 == u->dims[i]) {
+        for (int k = 0; k < 3; k++)
+            u->off[k] -= u->st[k][i] * (u->dims[i] - 1);
+        u->idx[i--] = 0;
+    }
+    u->idx[i]++;
+    for (int k = 0; k < 3; k++)
+        u->off[k] += u->st[k][i];
+}
+
+/* A 9-bit hash of a control, for the table of distinct ones. */
+static unsigned hash(const uint8_t *b)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < 64; i += 8) {
+        uint64_t u;
+        memcpy(&u, b + i, 8);
+        h = (h ^ u) * 0x9e3779b97f4a7c15u;
+    }
+    return (unsigned)(h >> 55);
+}
+
+/* Control b's byte offset in x->ctl (added when new), or -1 when the
+ * table is full.  slot[h]: index + 1 of a control, 0 empty. */
+static int intern(opt_chunk *x, uint16_t *slot, int *nctl, const uint8_t *b)
+{
+    for (unsigned h = hash(b);; h = (h + 1) & 511) {
+        const int s = slot[h];
+        if (!s) {
+            if (*nctl == OPT_CHUNK_CTLS)
+                return -1;
+            memcpy(x->ctl + *nctl * 64, b, 64);
+            slot[h] = (uint16_t)++*nctl;
+            return (*nctl - 1) * 64;
+        }
+        if (!memcmp(x->ctl + (s - 1) * 64, b, 64))
+            return (s - 1) * 64;
+    }
+}
+
+/* Operand k's windows and control for the chunk's m elements (offsets
+ * o[0..m)): the first 64 bytes from the lowest byte read, the second 64
+ * from the lowest byte read past those (a chunk across the wrap of a
+ * broadcast axis reads the end of one run and the start of the next).
+ * 0 when two windows do not hold every byte. */
+static int window(opt_chunk_rec *r, uint8_t *b, const int64_t *o, int m,
+                  int k, size_t w)
+{
+    const int64_t u = k ? (int64_t)w : 1, cap = 64 / u; /* elements */
+    int64_t lo = o[0], lo2 = INT64_MAX, hi = 0, hi2 = 0;
+    for (int j = 1; j < m; j++)
+        lo = o[j] < lo ? o[j] : lo;
+    for (int j = 0; j < m; j++)
+        if (o[j] - lo < cap)
+            hi = o[j] > hi ? o[j] : hi;
+        else
+            lo2 = o[j] < lo2 ? o[j] : lo2;
+    for (int j = 0; j < m; j++)
+        if (o[j] - lo >= cap) {
+            if (o[j] - lo2 >= cap)
+                return 0;
+            hi2 = o[j] > hi2 ? o[j] : hi2;
+        }
+    for (int i = m * (int)w; i < 64; i++) /* a partial chunk's rest */
+        b[i] = (uint8_t)i;
+    for (int j = 0; j < m; j++) {
+        const int two = o[j] - lo >= cap;
+        const int64_t at = two ? 64 + (o[j] - lo2) * u : (o[j] - lo) * u;
+        for (size_t q = 0; q < w; q++)
+            b[(size_t)j * w + q] = (uint8_t)(at + (k ? (int64_t)q : 0));
+    }
+    r->off[k] = (uint16_t)(lo * u);
+    r->n0[k] = (uint8_t)((hi - lo + 1) * u);
+    r->off2[k] = lo2 == INT64_MAX ? r->off[k] : (uint16_t)(lo2 * u);
+    r->n1[k] = lo2 == INT64_MAX ? 0 : (uint8_t)((hi2 - lo2 + 1) * u);
+    return 1;
+}
+
+/* Modes, pads and the chunks that whole-vector loads may run: those
+ * whose windows' 64-byte loads end inside each operand not padded. */
+static void finish(opt_chunk *x, const opt_plan *p)
+{
+    for (int k = 0; k < 3; k++) {
+        x->mode[k] = 0;
+        for (int32_t c = 0; c < x->chunks; c++) {
+            const opt_chunk_rec *r = &x->rec[c];
+            const int m = r->n1[k] ? 2 : r->ctl[k] ? 1 : 0;
+            x->mode[k] = m > x->mode[k] ? m : x->mode[k];
+        }
+        if (x->mode[k] == 1) {
+            int narrow = 1;
+            for (int32_t c = 0; c < x->chunks; c++)
+                narrow &= x->rec[c].n0[k] <= 16;
+            x->mode[k] = narrow ? 3 : 1;
+        }
+        x->inb[k] = (uint32_t)p->in_bytes[k];
+        /* A copy costs about what masked loads cost on a few chunks. */
+        x->pad[k] = x->chunks > 4 && p->in_bytes[k] <= OPT_CHUNK_PAD;
+    }
+    for (x->safe = 0; x->safe + 1 < x->chunks; x->safe++) { /* not the
+        last: it is stored under a mask */
+        const opt_chunk_rec *r = &x->rec[x->safe];
+        int ok = 1;
+        for (int k = 0; k < 3; k++)
+            ok &= x->pad[k] || (r->off[k] + 64u <= x->inb[k] &&
+                                r->off2[k] + 64u <= x->inb[k]);
+        if (!ok)
+            break;
+    }
+}
+
+int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w)
+{
+    const int L = (int)(64 / w);
+    uint16_t slot[512] = {0};
+    uint8_t b[64];
+    int64_t n = 1, o[3][64];
+    int nctl = 0;
+    cursor u = {.rank = p->rank, .dims = p->dims, .st = p->st};
+    for (int32_t i = 0; i < p->rank; i++)
+        n *= p->dims[i];
+    if (n * (int64_t)w > OPT_CHUNK_BYTES)
+        return 0;
+    memset(u.idx, 0, sizeof u.idx);
+    memset(u.off, 0, sizeof u.off);
+    x->chunks = (int32_t)((n + L - 1) / L);
+    x->tail = (int32_t)((n - (int64_t)(x->chunks - 1) * L) * (int64_t)w);
+    for (int i = 0; i < 64; i++) /* the identity: control 0 */
+        b[i] = (uint8_t)i;
+    intern(x, slot, &nctl, b);
+    for (int32_t c = 0; c < x->chunks; c++) {
+        opt_chunk_rec *r = &x->rec[c];
+        const int m = c + 1 < x->chunks ? L : x->tail / (int)w;
+        for (int j = 0; j < m; j++) {
+            if (c || j)
+                step(&u);
+            for (int k = 0; k < 3; k++)
+                o[k][j] = u.off[k];
+        }
+        for (int k = 0; k < 3; k++) {
+            int at;
+            if (!window(r, b, o[k], m, k, w) ||
+                (at = intern(x, slot, &nctl, b)) < 0)
+                return 0;
+            r->ctl[k] = (uint16_t)at;
+        }
+    }
+    finish(x, p);
+    return 1;
+}
