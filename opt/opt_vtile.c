@@ -103,66 +103,55 @@ static int64_t offsets_pow2(uint64_t *o, const int64_t *d, const uint64_t *st,
     return (int64_t)1 << bits;
 }
 
-/* Operand k's shuffle control: per output byte, the byte of its window
- * (a w-byte unit per element: bytes 0..w-1 of the element for then and
- * else, its one byte w times for cond).  By doubling over the tile axes:
- * byte q * L + i is byte i plus q times the axis's stride.  The first 8
- * bytes are built in a register (stored bytes read back as a word stalled
- * the store forwarding: half of a cold call's setup time), then 8 bytes
- * per add, each word from the one 8 bytes (or L, past 8) before it. */
-static void control(uint8_t *ctl, const split *s, int k, size_t w)
+/* The tile's element index has 5 - log2(w) bits (the tile dims are
+ * powers of 2); bit i of it weighs, for operand k, its tile axis's stride
+ * times 2^(i - the axis's first bit).  Operand k's control, per output
+ * byte, the byte of its window (bytes 0..w-1 of the element for then and
+ * else, its one byte w times for cond), doubles per bit: bytes [L, 2L)
+ * are bytes [0, L) plus the bit's weight.  All in four words in registers
+ * (stored bytes read back as words stalled the store forwarding). */
+static void control(uint8_t *ctl, const uint64_t *wt, int nb, int k, size_t w)
 {
     const uint64_t rep = 0x0101010101010101u;
-    uint64_t v = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0;
-    int64_t L = (int64_t)w;
-    int a = 0;
-    for (; a < s->nt && L < 8; L *= s->td[a], a++) {
-        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep,
-                       lo = v & ((1ull << 8 * L) - 1);
-        int64_t q = 1;
-        for (; q < s->td[a] && q * L < 8; q++)
-            v |= ((lo + q * st) & ((1ull << 8 * L) - 1)) << 8 * L * q;
-        memcpy(ctl, &v, 8);
-        for (int64_t i = 8; i < L * s->td[a]; i += 8) { /* past 8 bytes */
-            uint64_t u;
-            memcpy(&u, ctl + i - 8, 8);
-            u += (uint64_t)(8 >> __builtin_ctzll((uint64_t)L)) * st; /* L: 2^k */
-            memcpy(ctl + i, &u, 8);
-        }
+    uint64_t c[4] = {k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0};
+    size_t L = w; /* bytes done */
+    for (int i = 0; i < nb; i++, L <<= 1) {
+        const uint64_t add = (wt[i] >> 16 * k & 0xffff) * rep;
+        if (L < 8)
+            c[0] |= ((c[0] + add) & ((1ull << 8 * L) - 1)) << 8 * L;
+        else if (L == 8)
+            c[1] = c[0] + add;
+        else
+            c[2] = c[0] + add, c[3] = c[1] + add;
     }
-    memcpy(ctl, &v, 8);
-    for (; a < s->nt; L *= s->td[a], a++) {
-        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep;
-        for (int64_t i = 0, m = L * (s->td[a] - 1); i < m; i += 8) {
-            uint64_t u;
-            memcpy(&u, ctl + i, 8);
-            u += st;
-            memcpy(ctl + L + i, &u, 8);
-        }
-    }
+    memcpy(ctl, c, 32);
 }
 
-/* Load modes from the tile axes' strides: 0 when the tile is the
- * operand's 32 bytes as they are (each stride the product of the axes
- * inside it), 1 when they come from a window of at most 16 bytes.  Tile
- * dims divide 32 / w, so a window of more than 16 bytes holds every
- * element of the tile in order (mode 0); anything else is declined. */
+/* Load modes from the tile bits' weights: 0 when the tile is the
+ * operand's 32 bytes as they are (bit i weighs u 2^i, u its element
+ * size), 1 when they come from a window of at most 16 bytes (u plus every
+ * bit's weight), with its shuffle control.  A window of more than 16
+ * bytes holds every element of the tile in order (mode 0); anything else
+ * is declined. */
 static int controls(opt_vtile *x, const split *s, size_t w)
 {
-    for (int k = 0; k < 3; k++) {
-        const uint64_t u = k ? w : 1;
-        uint64_t P = u, win = u;
-        int dense = k || w == 1;
-        for (int a = 0; a < s->nt; P *= (uint64_t)s->td[a], a++) {
-            const uint64_t st = s->ts[a] >> 16 * k & 0xffff;
-            dense &= st == P;
-            win += st * (uint64_t)(s->td[a] - 1);
+    const uint64_t dense1 = 1 | (uint64_t)w << 16 | (uint64_t)w << 32;
+    uint64_t wt[5], sum = 0, off = 0; /* packed: all three operands at once */
+    int nb = 0;
+    for (int a = 0; a < s->nt; a++) /* the weights, lowest bit first */
+        for (int64_t q = 1, v = (int64_t)s->ts[a]; q < s->td[a];
+             q <<= 1, v <<= 1, nb++) {
+            wt[nb] = (uint64_t)v, sum += (uint64_t)v;
+            off |= (uint64_t)v ^ dense1 << nb; /* a field off its dense weight */
         }
+    for (int k = 0; k < 3; k++) {
+        const uint64_t win = (k ? w : 1) + (sum >> 16 * k & 0xffff);
+        const int dense = (k || w == 1) && !(off >> 16 * k & 0xffff);
         if (!dense && win > 16)
             return 0;
         x->mode[k] = !dense;
         if (!dense)
-            control(x->ctl[k], s, k, w);
+            control(x->ctl[k], wt, nb, k, w);
     }
     return 1;
 }
