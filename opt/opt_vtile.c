@@ -74,25 +74,19 @@ static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
     return len;
 }
 
-/* The same table when every outer dim is a power of 2 (the usual tiny
- * call): tile i's offset is the sum of the weights of its index's bits
- * (bit b of axis a: a's stride times 2^b), so tile i is tile i - 1 plus
- * D[ctz(i)], bit c's weight less those of the bits below it, which wrap
- * to 0 (exact in 64 bits: every field of every sum is in [0, 2^16)).
- * Only stores: offsets() reads back entries it has just stored, and those
- * loads waited on the stores (half of a cold rank-7 setup's time, perf).
- * The outer axes come outer first; 0 when a dim is not a power of 2. */
-static int64_t offsets_pow2(uint64_t *o, const int64_t *d, const uint64_t *st,
-                            int n)
+/* The same table from the outer index's bits when every outer dim is a
+ * power of 2 (the usual tiny call): bit b of the tile index weighs
+ * wt[b] (its axis's strides times 2^(b's place in the axis), packed), so
+ * tile i is tile i - 1 plus D[ctz(i)], bit c's weight less those of the
+ * bits below it, which wrap to 0 (exact in 64 bits: every field of every
+ * sum is in [0, 2^16)).  Only stores: offsets() reads back entries it has
+ * just stored, and those loads waited on them (half of a cold rank-7
+ * setup's time, perf).  Returns the tiles (at most 128: bits <= 7). */
+static int64_t offsets_bits(uint64_t *o, const uint64_t *wt, int bits)
 {
-    uint64_t D[8] = {0}, below = 0, off = 0; /* at most 128 tiles */
-    int bits = 0;
-    for (int a = n - 1; a >= 0; a--) {
-        if (d[a] & (d[a] - 1))
-            return 0;
-        for (uint64_t q = 1, wt = st[a]; q < (uint64_t)d[a]; q <<= 1, wt <<= 1)
-            D[bits++] = wt - below, below += wt;
-    }
+    uint64_t D[8] = {0}, below = 0, off = 0;
+    for (int b = 0; b < bits; b++)
+        D[b] = wt[b] - below, below += wt[b];
     o[0] = 0;
     if (bits == 0)
         return 1;
@@ -101,6 +95,20 @@ static int64_t offsets_pow2(uint64_t *o, const int64_t *d, const uint64_t *st,
         off += D[__builtin_ctzll((unsigned long long)i + 2)];
     }
     return (int64_t)1 << bits;
+}
+
+/* The bits' weights of axes d[0..n) (outer first) with strides st,
+ * innermost first; -1 when a dim is not a power of 2. */
+static int axis_bits(uint64_t *wt, const int64_t *d, const uint64_t *st, int n)
+{
+    int bits = 0;
+    for (int a = n - 1; a >= 0; a--) {
+        if (d[a] & (d[a] - 1))
+            return -1;
+        for (uint64_t q = 1, v = st[a]; q < (uint64_t)d[a]; q <<= 1, v <<= 1)
+            wt[bits++] = v;
+    }
+    return bits;
 }
 
 /* The tile's element index has 5 - log2(w) bits (the tile dims are
@@ -133,17 +141,14 @@ static void control(uint8_t *ctl, const uint64_t *wt, int nb, int k, size_t w)
  * bit's weight), with its shuffle control.  A window of more than 16
  * bytes holds every element of the tile in order (mode 0); anything else
  * is declined. */
-static int controls(opt_vtile *x, const split *s, size_t w)
+static int controls(opt_vtile *x, const uint64_t *wt, int nb, size_t w)
 {
     const uint64_t dense1 = 1 | (uint64_t)w << 16 | (uint64_t)w << 32;
-    uint64_t wt[5], sum = 0, off = 0; /* packed: all three operands at once */
-    int nb = 0;
-    for (int a = 0; a < s->nt; a++) /* the weights, lowest bit first */
-        for (int64_t q = 1, v = (int64_t)s->ts[a]; q < s->td[a];
-             q <<= 1, v <<= 1, nb++) {
-            wt[nb] = (uint64_t)v, sum += (uint64_t)v;
-            off |= (uint64_t)v ^ dense1 << nb; /* a field off its dense weight */
-        }
+    uint64_t sum = 0, off = 0; /* packed: all three operands at once */
+    for (int b = 0; b < nb; b++) {
+        sum += wt[b];
+        off |= wt[b] ^ dense1 << b; /* a field off its dense weight */
+    }
     for (int k = 0; k < 3; k++) {
         const uint64_t win = (k ? w : 1) + (sum >> 16 * k & 0xffff);
         const int dense = (k || w == 1) && !(off >> 16 * k & 0xffff);
@@ -156,28 +161,68 @@ static int controls(opt_vtile *x, const split *s, size_t w)
     return 1;
 }
 
+/* Plans whose dims are all powers of 2 (most tiny calls): the output
+ * index is a string of bits, innermost first, each weighing its axis's
+ * strides times 2^(its place in the axis); the low 5 - log2(w) bits
+ * address a tile's elements, the rest the tiles, with no split of axes.
+ * 0: a dim is not a power of 2, or n is no multiple of a tile (n w <=
+ * OPT_VTILE_MAX: at most 12 bits); -1: the tiles do not fit. */
+static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
+{
+    const int tb = 5 - __builtin_ctzll(w);
+    uint64_t wt[12];
+    int bits = 0;
+    for (int32_t a = p->rank - 1; a >= 0; a--) {
+        const int64_t d = p->dims[a];
+        uint64_t v = pack(p, a, 1, w);
+        if (d & (d - 1) || bits + __builtin_ctzll((uint64_t)d) > 12)
+            return 0;
+        for (int64_t q = 1; q < d; q <<= 1, v <<= 1)
+            wt[bits++] = v;
+    }
+    if (bits < tb || (size_t)1 << bits > OPT_VTILE_MAX / w)
+        return -1;
+    if (!controls(x, wt, tb, w))
+        return -1;
+    x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
+    return 1;
+}
+
 int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
 {
     const int64_t T = 32 >> __builtin_ctzll(w); /* no division: cold calls */
     int64_t n = 1;
-    uint64_t last;
+    uint64_t last, wt[12];
+    int nb, r = build_bits(x, p, w);
     split s;
-    for (int32_t i = 0; i < p->rank; i++)
-        n *= p->dims[i];
-    if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) || !split_axes(&s, p, T, w))
+    if (r < 0)
         return 0;
-    if (!controls(x, &s, w))
-        return 0;
-    x->tiles = (int32_t)offsets_pow2(x->off.w, s.od, s.os, s.no);
-    /* Otherwise by doubling over the outer axes, innermost first. */
-    for (int i = 0; !x->tiles && i < s.no / 2; i++) {
-        const int64_t d = s.od[i];
-        const uint64_t st = s.os[i];
-        s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
-        s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
+    if (r == 0) { /* a dim not a power of 2: split the axes */
+        for (int32_t i = 0; i < p->rank; i++)
+            n *= p->dims[i];
+        if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) ||
+            !split_axes(&s, p, T, w))
+            return 0;
+        nb = 0; /* the tile's bits: its axes come innermost first */
+        for (int a = 0; a < s.nt; a++)
+            for (uint64_t q = 1, v = s.ts[a]; q < (uint64_t)s.td[a];
+                 q <<= 1, v <<= 1)
+                wt[nb++] = v;
+        if (!controls(x, wt, nb, w))
+            return 0;
+        x->tiles = 0;
+        if ((nb = axis_bits(wt, s.od, s.os, s.no)) >= 0)
+            x->tiles = (int32_t)offsets_bits(x->off.w, wt, nb);
+        /* Otherwise by doubling over the outer axes, innermost first. */
+        for (int i = 0; !x->tiles && i < s.no / 2; i++) {
+            const int64_t d = s.od[i];
+            const uint64_t st = s.os[i];
+            s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
+            s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
+        }
+        if (!x->tiles)
+            x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
     }
-    if (!x->tiles)
-        x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
     last = x->off.w[x->tiles - 1];
     for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
         x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
