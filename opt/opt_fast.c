@@ -182,43 +182,34 @@ static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     m->b = b, m->R = L->R, m->n = n;
     for (int k = 0; k < 4; k++) {
         m->dtype[k] = t[k]->dtype, m->rank[k] = t[k]->rank;
-        for (int32_t i = 0; i < t[k]->rank; i++)
-            m->dims[k][i] = t[k]->dims[i];
+        if (t[k]->rank > 3) /* as in same_call */
+            memcpy(m->dims[k], t[k]->dims, sizeof(int64_t) * (size_t)t[k]->rank);
+        else
+            for (int32_t i = 0; i < t[k]->rank; i++)
+                m->dims[k][i] = t[k]->dims[i];
         if (k < 3)
             m->step[k] = step[k];
     }
     m->ok = 1;
 }
 
-/* The plan is built in the memo itself and handed out from there (a copy
- * of its 330 bytes cost more time than its instructions showed). */
-int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
-                  const sel_tensor *else_, sel_broadcast b,
-                  const sel_tensor *dst, const opt_plan **pp, size_t *width)
+/* A call the memo does not hold: checked, planned and remembered (kept
+ * out of opt_fast_plan, so that a memo hit pays none of its frame). */
+static __attribute__((noinline)) int
+plan(memo *m, const sel_tensor *const t[4], sel_broadcast b,
+     const opt_plan **pp, size_t *width)
 {
-    const sel_tensor *const t[4] = {cond, then_, else_, dst};
     int64_t step[3] = {1, 1, 1}, n = 1, nb;
     int32_t r;
     size_t w;
     lay L, numpy1 = {0, {0, 0, 0}, 1, 0, 1};
-    memo *const m = &last;
     opt_plan *const p = &m->p;
 
-    if (same_call(m, t, b)) {
-        w = sel_dtype_size(then_->dtype);
-        if (!alias_ok(t, m->step, m->R, m->n, w))
-            return 0;
-        *pp = p, *width = w;
-        if (m->handed)
-            return 2;
-        m->handed = 1;
-        return 1;
-    }
-    if (!args_ok(t, b) || !layout(t, b, &L) || dst->rank != L.R)
+    if (!args_ok(t, b) || !layout(t, b, &L) || t[3]->rank != L.R)
         return 0;
     m->ok = m->handed = 0; /* the plan below overwrites the memo's */
     numpy1.R = L.R;
-    w = sel_dtype_size(then_->dtype);
+    w = sel_dtype_size(t[1]->dtype);
     /* numpy one way, the common mode, gets a copy with its layout known */
     r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p) : axes(t, &L, &n, step, p);
     if (r < 0 ||
@@ -238,6 +229,28 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
     if (!alias_ok(t, step, L.R, n, w))
         return 0;
     *pp = p, *width = w;
+    m->handed = 1;
+    return 1;
+}
+
+/* The plan is built in the memo itself and handed out from there (a copy
+ * of its 330 bytes cost more time than its instructions showed). */
+int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
+                  const sel_tensor *else_, sel_broadcast b,
+                  const sel_tensor *dst, const opt_plan **pp, size_t *width)
+{
+    const sel_tensor *const t[4] = {cond, then_, else_, dst};
+    memo *const m = &last;
+    size_t w;
+
+    if (!same_call(m, t, b))
+        return plan(m, t, b, pp, width);
+    w = sel_dtype_size(then_->dtype);
+    if (!alias_ok(t, m->step, m->R, m->n, w))
+        return 0;
+    *pp = &m->p, *width = w;
+    if (m->handed)
+        return 2;
     m->handed = 1;
     return 1;
 }
