@@ -146,6 +146,8 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
  * again on every call (ARG-NULL-1, IO-ALIAS-1/2). */
 typedef struct memo {
     int ok, handed; /* handed: the plan went to a caller since it was made */
+    int finished;   /* opt_plan_finish ran on p (opt_fast_full) */
+    size_t w;
     sel_broadcast b;
     int32_t dtype[4], rank[4], R;
     int64_t dims[4][SEL_MAX_RANK], n, step[3];
@@ -223,7 +225,7 @@ plan(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     p->footprint = (size_t)step[0] + (size_t)(step[1] + step[2] + n) * w;
     for (int k = 0; k < 3; k++)
         p->in_bytes[k] = (size_t)step[k] * (k ? w : 1);
-    opt_plan_finish(p, w);
+    m->finished = 0, m->w = w; /* the walk and the tiles need no blocking */
     remember(m, t, b, &L, n, step); /* the shapes are valid: overlap is not
                                        theirs but the pointers' */
     if (!alias_ok(t, step, L.R, n, w))
@@ -253,4 +255,12 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
         return 2;
     m->handed = 1;
     return 1;
+}
+
+const opt_plan *opt_fast_full(void)
+{
+    memo *const m = &last;
+    if (!m->finished)
+        opt_plan_finish(&m->p, m->w), m->finished = 1;
+    return &m->p;
 }
