@@ -76,7 +76,8 @@ static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
     return 1;
 }
 
-/* The axes, innermost first: each output dim d from the mode (then's, or
+/* The axes, innermost first (same: every operand has the output's rank,
+ * no pad): each output dim d from the mode (then's, or
  * numpy's merge), every operand's dim d or, where the mode lets a 1
  * broadcast, 1 (d >= 1: an empty output goes the long way); dst's shape
  * (SHAPE-DST-1); the count's overflow; each operand's stride, axes of 1
@@ -85,7 +86,7 @@ static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
  * first; returns their number, or -1. */
 static inline __attribute__((always_inline)) int32_t
 axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
-     int64_t step[3], opt_plan *p)
+     int64_t step[3], opt_plan *p, const int same)
 {
     int64_t *const ax = p->dims, (*const st)[SEL_MAX_RANK] = p->st;
     int32_t top = L->R; /* entries fill [top, R), innermost last */
@@ -103,9 +104,9 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
     int32_t r = 0;
 
     for (int32_t i = L->R - 1; i >= 0; i--, jc--, jt--, je--) {
-        const int64_t dc = (uint32_t)jc < rc ? c[jc] : 1,
-                      dt = (uint32_t)jt < rt ? th[jt] : 1,
-                      de = (uint32_t)je < re ? el[je] : 1;
+        const int64_t dc = same ? c[i] : (uint32_t)jc < rc ? c[jc] : 1,
+                      dt = same ? th[i] : (uint32_t)jt < rt ? th[jt] : 1,
+                      de = same ? el[i] : (uint32_t)je < re ? el[je] : 1;
         int64_t d = dt, a, b, e, one;
         if (d == 1 && bc1) { /* then's 1 broadcasts: else (or cond) decide */
             d = de;
@@ -212,8 +213,15 @@ plan(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     m->ok = m->handed = 0; /* the plan below overwrites the memo's */
     numpy1.R = L.R;
     w = sel_dtype_size(t[1]->dtype);
-    /* numpy one way, the common mode, gets a copy with its layout known */
-    r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p) : axes(t, &L, &n, step, p);
+    /* numpy one way, the common mode, gets a copy with its layout known;
+     * so do operands of the output's rank (no index out of range) */
+    if (t[0]->rank == L.R && t[1]->rank == L.R && t[2]->rank == L.R &&
+        !L.pad[0] && !L.pad[2])
+        r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p, 1)
+                            : axes(t, &L, &n, step, p, 1);
+    else
+        r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p, 0)
+                            : axes(t, &L, &n, step, p, 0);
     if (r < 0 ||
         __builtin_mul_overflow(n, (int64_t)w, &nb) || (uint64_t)nb > SIZE_MAX)
         return 0; /* SHAPE-OVF-1 above: inputs are no larger than dst */
