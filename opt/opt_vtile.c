@@ -121,18 +121,20 @@ static int axis_bits(uint64_t *wt, const int64_t *d, const uint64_t *st, int n)
 static void control(uint8_t *ctl, const uint64_t *wt, int nb, int k, size_t w)
 {
     const uint64_t rep = 0x0101010101010101u;
-    uint64_t c[4] = {k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0};
-    size_t L = w; /* bytes done */
+    uint64_t c0 = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0, c1 = 0,
+             c2 = 0, c3 = 0; /* four words, each stored once */
+    size_t L = w;            /* bytes done */
     for (int i = 0; i < nb; i++, L <<= 1) {
         const uint64_t add = (wt[i] >> 16 * k & 0xffff) * rep;
         if (L < 8)
-            c[0] |= ((c[0] + add) & ((1ull << 8 * L) - 1)) << 8 * L;
+            c0 |= ((c0 + add) & ((1ull << 8 * L) - 1)) << 8 * L;
         else if (L == 8)
-            c[1] = c[0] + add;
+            c1 = c0 + add;
         else
-            c[2] = c[0] + add, c[3] = c[1] + add;
+            c2 = c0 + add, c3 = c1 + add;
     }
-    memcpy(ctl, c, 32);
+    memcpy(ctl, &c0, 8), memcpy(ctl + 8, &c1, 8);
+    memcpy(ctl + 16, &c2, 8), memcpy(ctl + 24, &c3, 8);
 }
 
 /* Load modes from the tile bits' weights: 0 when the tile is the
