@@ -97,20 +97,6 @@ static int64_t offsets_bits(uint64_t *o, const uint64_t *wt, int bits)
     return (int64_t)1 << bits;
 }
 
-/* The bits' weights of axes d[0..n) (outer first) with strides st,
- * innermost first; -1 when a dim is not a power of 2. */
-static int axis_bits(uint64_t *wt, const int64_t *d, const uint64_t *st, int n)
-{
-    int bits = 0;
-    for (int a = n - 1; a >= 0; a--) {
-        if (d[a] & (d[a] - 1))
-            return -1;
-        for (uint64_t q = 1, v = st[a]; q < (uint64_t)d[a]; q <<= 1, v <<= 1)
-            wt[bits++] = v;
-    }
-    return bits;
-}
-
 /* The tile's element index has 5 - log2(w) bits (the tile dims are
  * powers of 2); bit i of it weighs, for operand k, its tile axis's stride
  * times 2^(i - the axis's first bit).  Operand k's control, per output
@@ -212,18 +198,15 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
                 wt[nb++] = v;
         if (!controls(x, wt, nb, w))
             return 0;
-        x->tiles = 0;
-        if ((nb = axis_bits(wt, s.od, s.os, s.no)) >= 0)
-            x->tiles = (int32_t)offsets_bits(x->off.w, wt, nb);
-        /* Otherwise by doubling over the outer axes, innermost first. */
-        for (int i = 0; !x->tiles && i < s.no / 2; i++) {
+        /* The offsets by doubling over the outer axes, innermost first
+         * (one of them is not a power of 2: the one split, or above). */
+        for (int i = 0; i < s.no / 2; i++) {
             const int64_t d = s.od[i];
             const uint64_t st = s.os[i];
             s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
             s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
         }
-        if (!x->tiles)
-            x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
+        x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
     }
     last = x->off.w[x->tiles - 1];
     for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
