@@ -88,7 +88,9 @@ static inline __attribute__((always_inline)) int32_t
 axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
      int64_t step[3], opt_plan *p, const int same)
 {
-    int64_t *const ax = p->dims, (*const st)[SEL_MAX_RANK] = p->st;
+    /* Built on the stack (the memo's plan is thread-local: its address
+     * took a register of the loop), then moved to the plan. */
+    int64_t ax[SEL_MAX_RANK], st[3][SEL_MAX_RANK];
     int32_t top = L->R; /* entries fill [top, R), innermost last */
     /* Locals: the pass's int64_t stores could alias the dims. */
     const int64_t *const c = t[0]->dims, *const th = t[1]->dims,
@@ -131,12 +133,11 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
         ax[top] = d, st[0][top] = a, st[1][top] = b, st[2][top] = e;
     }
     *count = n, step[0] = s0, step[1] = s1, step[2] = s2;
-    if (top > 0) /* axes of 1 dropped or merged: the plan starts at 0 */
-        for (int32_t i = 0; i < r; i++) {
-            ax[i] = ax[top + i];
-            for (int k = 0; k < 3; k++)
-                st[k][i] = st[k][top + i];
-        }
+    for (int32_t i = 0; i < r; i++) { /* the plan starts at axis 0 */
+        p->dims[i] = ax[top + i];
+        for (int k = 0; k < 3; k++)
+            p->st[k][i] = st[k][top + i];
+    }
     return r;
 }
 
