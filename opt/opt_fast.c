@@ -186,9 +186,11 @@ static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     m->b = b, m->R = L->R, m->n = n;
     for (int k = 0; k < 4; k++) {
         m->dtype[k] = t[k]->dtype, m->rank[k] = t[k]->rank;
-        if (t[k]->rank > 3) /* as in same_call */
-            memcpy(m->dims[k], t[k]->dims, sizeof(int64_t) * (size_t)t[k]->rank);
-        else
+        if (t[k]->rank > 3) { /* ranks 4-8: two overlapping 4-dim blocks */
+            const size_t o = (size_t)t[k]->rank - 4;
+            memcpy(m->dims[k], t[k]->dims, 32);
+            memcpy(m->dims[k] + o, t[k]->dims + o, 32);
+        } else
             for (int32_t i = 0; i < t[k]->rank; i++)
                 m->dims[k][i] = t[k]->dims[i];
         if (k < 3)
