@@ -90,9 +90,13 @@ static int64_t offsets_bits(uint64_t *o, const uint64_t *wt, int bits)
     o[0] = 0;
     if (bits == 0)
         return 1;
-    for (int64_t i = 0; i < (int64_t)1 << bits; i += 2) { /* D[bits]: 0 */
-        o[i] = off, o[i + 1] = off += D[0];
-        off += D[__builtin_ctzll((unsigned long long)i + 2)];
+    if (bits == 1)
+        return o[1] = D[0], 2;
+    /* four tiles a step: i + 1, i + 2, i + 3 add D[0], D[1], D[0] */
+    for (int64_t i = 0; i < (int64_t)1 << bits; i += 4) { /* D[bits]: 0 */
+        const uint64_t u = off + D[0] + D[1];
+        o[i] = off, o[i + 1] = off + D[0], o[i + 2] = u, o[i + 3] = u + D[0];
+        off = u + D[0] + D[__builtin_ctzll((unsigned long long)i + 4)];
     }
     return (int64_t)1 << bits;
 }
