@@ -108,21 +108,20 @@ static int64_t offsets_bits(uint64_t *o, const uint64_t *wt, int bits)
  * else, its one byte w times for cond), doubles per bit: bytes [L, 2L)
  * are bytes [0, L) plus the bit's weight.  All in four words in registers
  * (stored bytes read back as words stalled the store forwarding). */
-static void control(uint8_t *ctl, const uint64_t *wt, int nb, int k, size_t w)
+static void control(uint8_t *ctl, const uint64_t *wt, int k, size_t w)
 {
     const uint64_t rep = 0x0101010101010101u;
-    uint64_t c0 = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0, c1 = 0,
-             c2 = 0, c3 = 0; /* four words, each stored once */
-    size_t L = w;            /* bytes done */
-    for (int i = 0; i < nb; i++, L <<= 1) {
-        const uint64_t add = (wt[i] >> 16 * k & 0xffff) * rep;
-        if (L < 8)
-            c0 |= ((c0 + add) & ((1ull << 8 * L) - 1)) << 8 * L;
-        else if (L == 8)
-            c1 = c0 + add;
-        else
-            c2 = c0 + add, c3 = c1 + add;
+    uint64_t c0 = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0, c1, c2,
+             c3, add;  /* four words, each stored once */
+    size_t L = w; /* bytes done: the bits below 8 bytes, then 8 and 16 */
+    for (; L < 8; L <<= 1, wt++) {
+        add = (*wt >> 16 * k & 0xffff) * rep;
+        c0 |= ((c0 + add) & ((1ull << 8 * L) - 1)) << 8 * L;
     }
+    add = (wt[0] >> 16 * k & 0xffff) * rep;
+    c1 = c0 + add;
+    add = (wt[1] >> 16 * k & 0xffff) * rep;
+    c2 = c0 + add, c3 = c1 + add;
     memcpy(ctl, &c0, 8), memcpy(ctl + 8, &c1, 8);
     memcpy(ctl + 16, &c2, 8), memcpy(ctl + 24, &c3, 8);
 }
@@ -148,7 +147,7 @@ static int controls(opt_vtile *x, const uint64_t *wt, int nb, size_t w)
             return 0;
         x->mode[k] = !dense;
         if (!dense)
-            control(x->ctl[k], wt, nb, k, w);
+            control(x->ctl[k], wt, k, w); /* nb = 5 - log2 w bits */
     }
     return 1;
 }
