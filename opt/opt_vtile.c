@@ -166,6 +166,10 @@ static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
     for (int32_t a = p->rank - 1; a >= 0; a--) {
         const int64_t d = p->dims[a];
         uint64_t v = pack(p, a, 1, w);
+        if (d == 2 && bits < 12) { /* the usual tiny call's dim */
+            wt[bits++] = v;
+            continue;
+        }
         if (d & (d - 1) || bits + __builtin_ctzll((uint64_t)d) > 12)
             return 0;
         for (int64_t q = 1; q < d; q <<= 1, v <<= 1)
