@@ -20,16 +20,9 @@ OPT_SRC := opt/opt_shape.c opt/opt_fast.c opt/opt_plan.c opt/opt_dispatch.c opt/
 OPT_OBJ := $(OPT_SRC:%.c=$(O)/%.o)
 OPT_HDR := opt/opt.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
 
-# The AVX2 and AVX-512 kernels start on 32-byte boundaries: otherwise
-# their loops' alignment follows the size of whatever is linked before them
-# (functions are 16-byte aligned), and changes to opt_plan.c and
-# opt_vtile.c alone moved rank6-8 by 10-20% (rank7_u8 22.5 -> 27.5 us:
-# opt_x8_vvv__avx512 and opt_xcopy__avx2 slower).  64 cost boxes_n4_i64
-# 0.1-0.2 of its ratio (the crep kernel's loops); 32 lost neither.
-OPT_ALIGN := -falign-functions=32
 OPT_ISAFLAGS_opt_sse2   := -msse2
-OPT_ISAFLAGS_opt_avx2   := -mavx2 $(OPT_ALIGN)
-OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl $(OPT_ALIGN)
+OPT_ISAFLAGS_opt_avx2   := -mavx2
+OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
