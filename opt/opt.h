@@ -114,9 +114,42 @@ const opt_plan *opt_fast_full(void);
  * call is larger, the blocks would cost less, or the tuning asks for
  * threads or streams: opt_run then.  same: p is the plan of this thread's
  * previous call, unchanged (opt_fast_plan returned 2). */
+typedef struct opt_hit_act opt_hit_act;
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
-                  sel_tensor *dst, size_t width, int same);
+                  sel_tensor *dst, size_t width, int same, opt_hit_act *act);
+
+/* ---- opt_hit.c: the warm call ----------------------------------------- */
+
+/* What a small call ran, for opt_hit_try to run again with new data
+ * pointers: fn(ctx, ...) when fn is set (opt_small.c's walk, tiles or
+ * chunk program); else one row of n elements, kern[0] when cond varies
+ * along it, else kern[1] (cond's one byte true: from then) or kern[2]. */
+typedef void opt_hit_fn(void *ctx, const void *c, const void *t,
+                        const void *e, void *d);
+struct opt_hit_act {
+    opt_hit_fn *fn;
+    void *ctx;
+    opt_kernel_fn *kern[3];
+    size_t n; /* the output's elements */
+};
+/* The thread's record holds a call (tested first: a call that finds it
+ * empty pays one load). */
+extern _Thread_local int opt_hit_armed;
+/* 1 when the call repeats the descriptors and mode of the call armed last
+ * on this thread (opt_hit_armed), passes the data pointers' checks (ARG-NULL-1,
+ * IO-ALIAS-1/2) and has run; 0 (the record dropped) otherwise. */
+int opt_hit_try(const sel_tensor *cond, const sel_tensor *then_,
+                const sel_tensor *else_, sel_broadcast b,
+                const sel_tensor *dst);
+/* Arms the record with a valid call that ran a (in_bytes: what each input
+ * spans, cond in bytes of 1). */
+void opt_hit_arm(const sel_tensor *cond, const sel_tensor *then_,
+                 const sel_tensor *else_, sel_broadcast b,
+                 const sel_tensor *dst, size_t width,
+                 const size_t in_bytes[3], const opt_hit_act *a);
+/* The ISA level or the tuning changed: every thread's record is stale. */
+void opt_hit_settings(void);
 
 /* ---- opt_chunk.c: small outputs of any shape in 64-byte chunks -------- */
 

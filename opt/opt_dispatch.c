@@ -152,6 +152,7 @@ int opt_isa_force(int isa)
     if (!opt_isa_supported(isa))
         return -1;
     atomic_store_explicit(&active, isa, memory_order_relaxed);
+    opt_hit_settings(); /* records armed at the old level run its kernels */
     return 0;
 }
 

@@ -73,6 +73,7 @@ void opt_tuning_set(const opt_tuning *t)
 {
     init();
     store(t);
+    opt_hit_settings(); /* records armed under the old tuning ran there */
 }
 
 void opt_tuning_get(opt_tuning *t)

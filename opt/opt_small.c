@@ -328,6 +328,7 @@ typedef struct wcache {
     walk x;
     opt_vtile v;
     walk_fn *fn;
+    const opt_plan *p; /* the plan the tiles run (the memo's) */
 } wcache;
 static _Thread_local wcache last;
 /* Built on the second call with the same plan: a call seen once pays
@@ -351,28 +352,75 @@ static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
                    : chunks <= 180);
 }
 
-int opt_small_run(const opt_plan *p, const sel_tensor *cond,
-                  const sel_tensor *then_, const sel_tensor *else_,
-                  sel_tensor *dst, size_t w, int same)
+/* The record's actions (opt_hit.c): the walk, the tiles or the chunk
+ * program of the thread's last plan, on new data pointers. */
+static void hit_walk(void *ctx, const void *c, const void *t, const void *e,
+                     void *d)
 {
-    const int isa = opt_isa_active();
-    const int wi = opt_width_index(w);
-    wcache *const m = &last;
-    walk *const x = &m->x;
+    wcache *const m = ctx;
+    m->x.c = c, m->x.t = t, m->x.e = e, m->x.d = d;
+    m->fn(&m->x);
+}
 
-    if (p->rank == 1) { /* one row: straight to its kernel, or copy or fill */
-        const uint8_t *c = (const uint8_t *)cond->data;
-        const int k = p->st[0][0] ? 0 : *c ? 1 : 2;
-        const void *s = k == 2 ? else_->data : then_->data;
-        const int64_t n = p->dims[0];
-        if (n > OPT_SMALL_MAX || !on_caller(p, n, w))
-            return 0;
+static void hit_tiles(void *ctx, const void *c, const void *t, const void *e,
+                      void *d)
+{
+    wcache *const m = ctx;
+    opt_vtile_run(&m->v, c, t, e, d, m->p);
+}
+
+#if defined(__x86_64__)
+static void hit_chunk(void *ctx, const void *c, const void *t, const void *e,
+                      void *d)
+{
+    opt_chunk__avx512(ctx, c, t, e, d);
+}
+#endif
+
+/* One row: straight to its kernel, or copy or fill; *a says how when the
+ * call may repeat (same). */
+static int one_row(const opt_plan *p, const sel_tensor *cond,
+                   const sel_tensor *then_, const sel_tensor *else_,
+                   sel_tensor *dst, size_t w, int same, opt_hit_act *a)
+{
+    const int isa = opt_isa_active(), wi = opt_width_index(w);
+    const uint8_t *c = (const uint8_t *)cond->data;
+    const int k = p->st[0][0] ? 0 : *c ? 1 : 2;
+    const void *s = k == 2 ? else_->data : then_->data;
+    const int64_t n = p->dims[0];
+    if (n > OPT_SMALL_MAX || !on_caller(p, n, w))
+        return 0;
+    if (!same) {
         opt_kernel(isa, wi,
                    k ? (p->st[k][0] ? OPT_K_copy : OPT_K_fill)
                      : kinds[(p->st[1][0] != 0) * 2 + (p->st[2][0] != 0)])(
             (size_t)n, c, s, else_->data, dst->data, 0);
         return 1;
     }
+    a->fn = NULL, a->n = (size_t)n;
+    a->kern[0] = k ? NULL
+                   : opt_kernel(isa, wi,
+                                kinds[(p->st[1][0] != 0) * 2 +
+                                      (p->st[2][0] != 0)]);
+    for (int j = 1; j < 3 && k; j++)
+        a->kern[j] = opt_kernel(isa, wi, p->st[j][0] ? OPT_K_copy : OPT_K_fill);
+    a->kern[k]((size_t)n, c, s, else_->data, dst->data, 0);
+    return 2;
+}
+
+/* 0: not run (opt_run); 1: run; 2: run, and *a says how (the walk's state
+ * is built and stays so while the thread's calls repeat this plan). */
+int opt_small_run(const opt_plan *p, const sel_tensor *cond,
+                  const sel_tensor *then_, const sel_tensor *else_,
+                  sel_tensor *dst, size_t w, int same, opt_hit_act *a)
+{
+    wcache *const m = &last;
+    walk *const x = &m->x;
+    int isa;
+
+    if (p->rank == 1)
+        return one_row(p, cond, then_, else_, dst, w, same, a);
+    isa = opt_isa_active();
     if (!same || !m->ok || m->isa != isa) {
         m->ok = 0, m->isa = isa;
         m->use = build(x, &m->fn, p, w, isa,
@@ -390,7 +438,8 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
     if (m->ck == 1 && on_caller(p, m->n, w)) {
         opt_chunk__avx512(&prog, cond->data, then_->data, else_->data,
                           dst->data);
-        return 1;
+        a->fn = hit_chunk, a->ctx = &prog, a->n = (size_t)m->n;
+        return 2;
     }
 #endif
     if (!m->use || !on_caller(p, m->n, w))
@@ -398,11 +447,15 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
     if (m->vt) {
         opt_vtile_run(&m->v, cond->data, then_->data, else_->data, dst->data,
                       p);
-        return 1;
+    } else {
+        x->c = (const uint8_t *)cond->data;
+        x->t = (const char *)then_->data, x->e = (const char *)else_->data;
+        x->d = (char *)dst->data;
+        m->fn(x);
     }
-    x->c = (const uint8_t *)cond->data;
-    x->t = (const char *)then_->data, x->e = (const char *)else_->data;
-    x->d = (char *)dst->data;
-    m->fn(x);
-    return 1;
+    if (!m->ck) /* the next call decides on the chunk program */
+        return 1;
+    a->fn = m->vt ? hit_tiles : hit_walk, a->ctx = m, a->n = (size_t)m->n;
+    m->p = p;
+    return 2;
 }
