@@ -43,6 +43,27 @@ static int again(const int64_t *dims)
     return r;
 }
 
+/* A small same-shape call: one dense row on the caller unless the tuning
+ * asks for threads or streams (as opt_small.c's on_caller); arms the
+ * record when it looks repeated.  0: opt_run's. */
+static int same_small(const sel_tensor *cond, const sel_tensor *then_,
+                      const sel_tensor *else_, sel_broadcast b,
+                      sel_tensor *dst, int64_t n, size_t w)
+{
+    const size_t in[3] = {(size_t)n, (size_t)n * w, (size_t)n * w};
+    opt_hit_act a = {NULL, NULL, {NULL, NULL, NULL}, (size_t)n};
+    opt_tuning tu;
+
+    opt_tuning_get(&tu);
+    if (in[1] >= tu.parallel_min || in[0] + 3 * in[1] > tu.nt_min)
+        return 0;
+    a.kern[0] = opt_kernel(opt_isa_active(), opt_width_index(w), OPT_K_vvv);
+    a.kern[0](a.n, cond->data, then_->data, else_->data, dst->data, 0);
+    if (again(then_->dims))
+        opt_hit_arm(cond, then_, else_, b, dst, w, in, &a);
+    return 1;
+}
+
 /* A small call the thread may repeat: arm the record (opt_hit.c). */
 static int small(const opt_plan *p, const sel_tensor *cond,
                  const sel_tensor *then_, const sel_tensor *else_,
@@ -69,16 +90,15 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
         return SEL_OK; /* the thread's last small call again */
     if (opt_check_same(cond, then_, else_, b, dst, &n)) {
         w = sel_dtype_size(then_->dtype);
+        if (n <= OPT_SMALL_MAX &&
+            same_small(cond, then_, else_, b, dst, n, w))
+            return SEL_OK;
         p.rank = 1; /* what opt_plan_make would find, without the work */
         p.dims[0] = n;
         p.st[0][0] = p.st[1][0] = p.st[2][0] = 1;
         p.kind = OPT_K_vvv;
         p.footprint = (size_t)n * (1 + 3 * w);
         p.btop = -1;
-        p.in_bytes[0] = (size_t)n, p.in_bytes[1] = p.in_bytes[2] = n * w;
-        if (n <= OPT_SMALL_MAX &&
-            small(&p, cond, then_, else_, b, dst, w, again(then_->dims)))
-            return SEL_OK;
         return opt_run(&p, cond, then_, else_, dst, w);
     }
     if ((st = opt_fast_plan(cond, then_, else_, b, dst, &fp, &w))) {
