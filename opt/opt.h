@@ -93,12 +93,16 @@ void opt_plan_pick(const opt_plan *p, int k, size_t width, opt_plan *q);
 /* Calls that are valid with a non-empty output, under any mode: checks,
  * places and coalesces in one pass over the axes (or finds the shapes of
  * the thread's last call and reuses its plan), points *p at the plan (the
- * thread's own, valid until its next call), sets *width and returns 1, or
+ * thread's own, valid until its next call; rank, dims, st, footprint and
+ * in_bytes set), sets *width and returns 1, or
  * 2 when the plan is the one this thread's previous call returned.  0
  * sends the call through opt_check, which gives the status. */
 int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
                   const sel_tensor *else_, sel_broadcast b,
                   const sel_tensor *dst, const opt_plan **p, size_t *width);
+/* That plan's kind and blocking are set only here (opt_plan_finish, once
+ * per plan): opt_small_run needs neither, opt_run both. */
+const opt_plan *opt_fast_full(void);
 
 /* ---- opt_small.c: small outputs, walked directly --------------------- */
 

@@ -76,7 +76,8 @@ static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
     return 1;
 }
 
-/* The axes, innermost first: each output dim d from the mode (then's, or
+/* The axes, innermost first (same: every operand has the output's rank,
+ * no pad): each output dim d from the mode (then's, or
  * numpy's merge), every operand's dim d or, where the mode lets a 1
  * broadcast, 1 (d >= 1: an empty output goes the long way); dst's shape
  * (SHAPE-DST-1); the count's overflow; each operand's stride, axes of 1
@@ -85,9 +86,11 @@ static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
  * first; returns their number, or -1. */
 static inline __attribute__((always_inline)) int32_t
 axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
-     int64_t step[3], opt_plan *p)
+     int64_t step[3], opt_plan *p, const int same)
 {
-    int64_t *const ax = p->dims, (*const st)[SEL_MAX_RANK] = p->st;
+    /* Built on the stack (the memo's plan is thread-local: its address
+     * took a register of the loop), then moved to the plan. */
+    int64_t ax[SEL_MAX_RANK], st[3][SEL_MAX_RANK];
     int32_t top = L->R; /* entries fill [top, R), innermost last */
     /* Locals: the pass's int64_t stores could alias the dims. */
     const int64_t *const c = t[0]->dims, *const th = t[1]->dims,
@@ -103,9 +106,9 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
     int32_t r = 0;
 
     for (int32_t i = L->R - 1; i >= 0; i--, jc--, jt--, je--) {
-        const int64_t dc = (uint32_t)jc < rc ? c[jc] : 1,
-                      dt = (uint32_t)jt < rt ? th[jt] : 1,
-                      de = (uint32_t)je < re ? el[je] : 1;
+        const int64_t dc = same ? c[i] : (uint32_t)jc < rc ? c[jc] : 1,
+                      dt = same ? th[i] : (uint32_t)jt < rt ? th[jt] : 1,
+                      de = same ? el[i] : (uint32_t)je < re ? el[je] : 1;
         int64_t d = dt, a, b, e, one;
         if (d == 1 && bc1) { /* then's 1 broadcasts: else (or cond) decide */
             d = de;
@@ -130,12 +133,11 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
         ax[top] = d, st[0][top] = a, st[1][top] = b, st[2][top] = e;
     }
     *count = n, step[0] = s0, step[1] = s1, step[2] = s2;
-    if (top > 0) /* axes of 1 dropped or merged: the plan starts at 0 */
-        for (int32_t i = 0; i < r; i++) {
-            ax[i] = ax[top + i];
-            for (int k = 0; k < 3; k++)
-                st[k][i] = st[k][top + i];
-        }
+    for (int32_t i = 0; i < r; i++) { /* the plan starts at axis 0 */
+        p->dims[i] = ax[top + i];
+        for (int k = 0; k < 3; k++)
+            p->st[k][i] = st[k][top + i];
+    }
     return r;
 }
 
@@ -146,6 +148,8 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
  * again on every call (ARG-NULL-1, IO-ALIAS-1/2). */
 typedef struct memo {
     int ok, handed; /* handed: the plan went to a caller since it was made */
+    int finished;   /* opt_plan_finish ran on p (opt_fast_full) */
+    size_t w;
     sel_broadcast b;
     int32_t dtype[4], rank[4], R;
     int64_t dims[4][SEL_MAX_RANK], n, step[3];
@@ -182,45 +186,45 @@ static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     m->b = b, m->R = L->R, m->n = n;
     for (int k = 0; k < 4; k++) {
         m->dtype[k] = t[k]->dtype, m->rank[k] = t[k]->rank;
-        for (int32_t i = 0; i < t[k]->rank; i++)
-            m->dims[k][i] = t[k]->dims[i];
+        if (t[k]->rank > 3) { /* ranks 4-8: two overlapping 4-dim blocks */
+            const size_t o = (size_t)t[k]->rank - 4;
+            memcpy(m->dims[k], t[k]->dims, 32);
+            memcpy(m->dims[k] + o, t[k]->dims + o, 32);
+        } else
+            for (int32_t i = 0; i < t[k]->rank; i++)
+                m->dims[k][i] = t[k]->dims[i];
         if (k < 3)
             m->step[k] = step[k];
     }
     m->ok = 1;
 }
 
-/* The plan is built in the memo itself and handed out from there (a copy
- * of its 330 bytes cost more time than its instructions showed). */
-int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
-                  const sel_tensor *else_, sel_broadcast b,
-                  const sel_tensor *dst, const opt_plan **pp, size_t *width)
+/* A call the memo does not hold: checked, planned and remembered (kept
+ * out of opt_fast_plan, so that a memo hit pays none of its frame). */
+static __attribute__((noinline)) int
+plan(memo *m, const sel_tensor *const t[4], sel_broadcast b,
+     const opt_plan **pp, size_t *width)
 {
-    const sel_tensor *const t[4] = {cond, then_, else_, dst};
     int64_t step[3] = {1, 1, 1}, n = 1, nb;
     int32_t r;
     size_t w;
     lay L, numpy1 = {0, {0, 0, 0}, 1, 0, 1};
-    memo *const m = &last;
     opt_plan *const p = &m->p;
 
-    if (same_call(m, t, b)) {
-        w = sel_dtype_size(then_->dtype);
-        if (!alias_ok(t, m->step, m->R, m->n, w))
-            return 0;
-        *pp = p, *width = w;
-        if (m->handed)
-            return 2;
-        m->handed = 1;
-        return 1;
-    }
-    if (!args_ok(t, b) || !layout(t, b, &L) || dst->rank != L.R)
+    if (!args_ok(t, b) || !layout(t, b, &L) || t[3]->rank != L.R)
         return 0;
     m->ok = m->handed = 0; /* the plan below overwrites the memo's */
     numpy1.R = L.R;
-    w = sel_dtype_size(then_->dtype);
-    /* numpy one way, the common mode, gets a copy with its layout known */
-    r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p) : axes(t, &L, &n, step, p);
+    w = sel_dtype_size(t[1]->dtype);
+    /* numpy one way, the common mode, gets a copy with its layout known;
+     * so do operands of the output's rank (no index out of range) */
+    if (t[0]->rank == L.R && t[1]->rank == L.R && t[2]->rank == L.R &&
+        !L.pad[0] && !L.pad[2])
+        r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p, 1)
+                            : axes(t, &L, &n, step, p, 1);
+    else
+        r = L.bc1 && !L.cc1 ? axes(t, &numpy1, &n, step, p, 0)
+                            : axes(t, &L, &n, step, p, 0);
     if (r < 0 ||
         __builtin_mul_overflow(n, (int64_t)w, &nb) || (uint64_t)nb > SIZE_MAX)
         return 0; /* SHAPE-OVF-1 above: inputs are no larger than dst */
@@ -232,7 +236,7 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
     p->footprint = (size_t)step[0] + (size_t)(step[1] + step[2] + n) * w;
     for (int k = 0; k < 3; k++)
         p->in_bytes[k] = (size_t)step[k] * (k ? w : 1);
-    opt_plan_finish(p, w);
+    m->finished = 0, m->w = w; /* the walk and the tiles need no blocking */
     remember(m, t, b, &L, n, step); /* the shapes are valid: overlap is not
                                        theirs but the pointers' */
     if (!alias_ok(t, step, L.R, n, w))
@@ -240,4 +244,34 @@ int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
     *pp = p, *width = w;
     m->handed = 1;
     return 1;
+}
+
+/* The plan is built in the memo itself and handed out from there (a copy
+ * of its 330 bytes cost more time than its instructions showed). */
+int opt_fast_plan(const sel_tensor *cond, const sel_tensor *then_,
+                  const sel_tensor *else_, sel_broadcast b,
+                  const sel_tensor *dst, const opt_plan **pp, size_t *width)
+{
+    const sel_tensor *const t[4] = {cond, then_, else_, dst};
+    memo *const m = &last;
+    size_t w;
+
+    if (!same_call(m, t, b))
+        return plan(m, t, b, pp, width);
+    w = sel_dtype_size(then_->dtype);
+    if (!alias_ok(t, m->step, m->R, m->n, w))
+        return 0;
+    *pp = &m->p, *width = w;
+    if (m->handed)
+        return 2;
+    m->handed = 1;
+    return 1;
+}
+
+const opt_plan *opt_fast_full(void)
+{
+    memo *const m = &last;
+    if (!m->finished)
+        opt_plan_finish(&m->p, m->w), m->finished = 1;
+    return &m->p;
 }

@@ -55,7 +55,7 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     if ((st = opt_fast_plan(cond, then_, else_, b, dst, &fp, &w))) {
         if (opt_small_run(fp, cond, then_, else_, dst, w, st == 2))
             return SEL_OK;
-        return opt_run(fp, cond, then_, else_, dst, w);
+        return opt_run(opt_fast_full(), cond, then_, else_, dst, w);
     }
     if (!dst)
         return SEL_ERR_ARG; /* ARG-NULL-1 */

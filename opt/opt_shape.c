@@ -222,21 +222,25 @@ int opt_check_same(const sel_tensor *cond, const sel_tensor *then_,
                    const sel_tensor *else_, sel_broadcast b,
                    const sel_tensor *dst, int64_t *count)
 {
-    const size_t w = sel_dtype_size(then_ ? then_->dtype : 0);
-    const int32_t r = then_ ? then_->rank : -1;
-    size_t bytes, i;
+    size_t w, bytes, i;
+    int32_t r;
 
-    if (!cond || !then_ || !else_ || !dst || w == 0 ||
-        (b.type != SEL_BROADCAST_NONE && b.type != SEL_BROADCAST_NUMPY) ||
-        cond->dtype != SEL_DT_BOOLEAN || else_->dtype != then_->dtype ||
-        dst->dtype != then_->dtype || r < 1 || r > SEL_MAX_RANK ||
-        cond->rank != r || else_->rank != r || dst->rank != r ||
-        !then_->dims || !cond->dims || !else_->dims || !dst->dims)
+    /* The shapes first: a broadcast call, the usual one that is not
+     * same-shape, fails there and skips the rest. */
+    if (!cond || !then_ || !else_ || !dst || (r = then_->rank) < 1 ||
+        r > SEL_MAX_RANK || cond->rank != r || else_->rank != r ||
+        dst->rank != r || !then_->dims || !cond->dims || !else_->dims ||
+        !dst->dims)
         return 0;
     for (i = 0; i < (size_t)r; i++)
         if (then_->dims[i] < 0 || cond->dims[i] != then_->dims[i] ||
             else_->dims[i] != then_->dims[i] || dst->dims[i] != then_->dims[i])
             return 0;
+    if ((w = sel_dtype_size(then_->dtype)) == 0 ||
+        (b.type != SEL_BROADCAST_NONE && b.type != SEL_BROADCAST_NUMPY) ||
+        cond->dtype != SEL_DT_BOOLEAN || else_->dtype != then_->dtype ||
+        dst->dtype != then_->dtype)
+        return 0;
     if (fits(then_->dims, r, w, count) != SEL_OK || *count == 0 ||
         !cond->data || !then_->data || !else_->data || !dst->data)
         return 0;

@@ -374,11 +374,10 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         return 1;
     }
     if (!same || !m->ok || m->isa != isa) {
-        m->ok = 0, m->isa = isa, m->n = 1;
-        for (int32_t i = 0; i < p->rank; i++)
-            m->n *= p->dims[i];
+        m->ok = 0, m->isa = isa;
         m->use = build(x, &m->fn, p, w, isa,
                        vtile_level(isa) ? &m->v : NULL);
+        m->n = x->tiles * x->n1 * x->n0; /* build() set them first */
         m->vt = m->use == 2;
         m->ok = 1, m->ck = 0;
     } else if (!m->ck) {

@@ -74,67 +74,112 @@ static int64_t offsets(uint64_t *o, const int64_t *d, const uint64_t *st,
     return len;
 }
 
-/* Operand k's shuffle control: per output byte, the byte of its window
- * (a w-byte unit per element: bytes 0..w-1 of the element for then and
- * else, its one byte w times for cond).  By doubling over the tile axes:
- * byte q * L + i is byte i plus q times the axis's stride.  The first 8
- * bytes are built in a register (stored bytes read back as a word stalled
- * the store forwarding: half of a cold call's setup time), then 8 bytes
- * per add, each word from the one 8 bytes (or L, past 8) before it. */
-static void control(uint8_t *ctl, const split *s, int k, size_t w)
+/* The same table from the outer index's bits when every outer dim is a
+ * power of 2 (the usual tiny call): bit b of the tile index weighs
+ * wt[b] (its axis's strides times 2^(b's place in the axis), packed), so
+ * tile i is tile i - 1 plus D[ctz(i)], bit c's weight less those of the
+ * bits below it, which wrap to 0 (exact in 64 bits: every field of every
+ * sum is in [0, 2^16)).  Only stores: offsets() reads back entries it has
+ * just stored, and those loads waited on them (half of a cold rank-7
+ * setup's time, perf).  Returns the tiles (at most 128: bits <= 7). */
+static int64_t offsets_bits(uint64_t *o, const uint64_t *wt, int bits)
 {
-    const uint64_t rep = 0x0101010101010101u;
-    uint64_t v = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0;
-    int64_t L = (int64_t)w;
-    int a = 0;
-    for (; a < s->nt && L < 8; L *= s->td[a], a++) {
-        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep,
-                       lo = v & ((1ull << 8 * L) - 1);
-        int64_t q = 1;
-        for (; q < s->td[a] && q * L < 8; q++)
-            v |= ((lo + q * st) & ((1ull << 8 * L) - 1)) << 8 * L * q;
-        memcpy(ctl, &v, 8);
-        for (int64_t i = 8; i < L * s->td[a]; i += 8) { /* past 8 bytes */
-            uint64_t u;
-            memcpy(&u, ctl + i - 8, 8);
-            u += (uint64_t)(8 / L) * st;
-            memcpy(ctl + i, &u, 8);
-        }
+    uint64_t D[8] = {0}, below = 0, off = 0;
+    for (int b = 0; b < bits; b++)
+        D[b] = wt[b] - below, below += wt[b];
+    o[0] = 0;
+    if (bits == 0)
+        return 1;
+    if (bits == 1)
+        return o[1] = D[0], 2;
+    /* four tiles a step: i + 1, i + 2, i + 3 add D[0], D[1], D[0] */
+    for (int64_t i = 0; i < (int64_t)1 << bits; i += 4) { /* D[bits]: 0 */
+        const uint64_t u = off + D[0] + D[1];
+        o[i] = off, o[i + 1] = off + D[0], o[i + 2] = u, o[i + 3] = u + D[0];
+        off = u + D[0] + D[__builtin_ctzll((unsigned long long)i + 4)];
     }
-    memcpy(ctl, &v, 8);
-    for (; a < s->nt; L *= s->td[a], a++) {
-        const uint64_t st = (uint8_t)(s->ts[a] >> 16 * k) * rep;
-        for (int64_t i = 0, m = L * (s->td[a] - 1); i < m; i += 8) {
-            uint64_t u;
-            memcpy(&u, ctl + i, 8);
-            u += st;
-            memcpy(ctl + L + i, &u, 8);
-        }
-    }
+    return (int64_t)1 << bits;
 }
 
-/* Load modes from the tile axes' strides: 0 when the tile is the
- * operand's 32 bytes as they are (each stride the product of the axes
- * inside it), 1 when they come from a window of at most 16 bytes.  Tile
- * dims divide 32 / w, so a window of more than 16 bytes holds every
- * element of the tile in order (mode 0); anything else is declined. */
-static int controls(opt_vtile *x, const split *s, size_t w)
+/* The tile's element index has 5 - log2(w) bits (the tile dims are
+ * powers of 2); bit i of it weighs, for operand k, its tile axis's stride
+ * times 2^(i - the axis's first bit).  Operand k's control, per output
+ * byte, the byte of its window (bytes 0..w-1 of the element for then and
+ * else, its one byte w times for cond), doubles per bit: bytes [L, 2L)
+ * are bytes [0, L) plus the bit's weight.  All in four words in registers
+ * (stored bytes read back as words stalled the store forwarding). */
+static void control(uint8_t *ctl, const uint64_t *wt, int k, size_t w)
 {
+    const uint64_t rep = 0x0101010101010101u;
+    uint64_t c0 = k ? 0x0706050403020100u & ~0ull >> (64 - 8 * w) : 0, c1, c2,
+             c3, add;  /* four words, each stored once */
+    size_t L = w; /* bytes done: the bits below 8 bytes, then 8 and 16 */
+    for (; L < 8; L <<= 1, wt++) {
+        add = (*wt >> 16 * k & 0xffff) * rep;
+        c0 |= ((c0 + add) & ((1ull << 8 * L) - 1)) << 8 * L;
+    }
+    add = (wt[0] >> 16 * k & 0xffff) * rep;
+    c1 = c0 + add;
+    add = (wt[1] >> 16 * k & 0xffff) * rep;
+    c2 = c0 + add, c3 = c1 + add;
+    memcpy(ctl, &c0, 8), memcpy(ctl + 8, &c1, 8);
+    memcpy(ctl + 16, &c2, 8), memcpy(ctl + 24, &c3, 8);
+}
+
+/* Load modes from the tile bits' weights: 0 when the tile is the
+ * operand's 32 bytes as they are (bit i weighs u 2^i, u its element
+ * size), 1 when they come from a window of at most 16 bytes (u plus every
+ * bit's weight), with its shuffle control.  A window of more than 16
+ * bytes holds every element of the tile in order (mode 0); anything else
+ * is declined. */
+static int controls(opt_vtile *x, const uint64_t *wt, int nb, size_t w)
+{
+    const uint64_t dense1 = 1 | (uint64_t)w << 16 | (uint64_t)w << 32;
+    uint64_t sum = 0, off = 0; /* packed: all three operands at once */
+    for (int b = 0; b < nb; b++) {
+        sum += wt[b];
+        off |= wt[b] ^ dense1 << b; /* a field off its dense weight */
+    }
     for (int k = 0; k < 3; k++) {
-        const uint64_t u = k ? w : 1;
-        uint64_t P = u, win = u;
-        int dense = k || w == 1;
-        for (int a = 0; a < s->nt; P *= (uint64_t)s->td[a], a++) {
-            const uint64_t st = s->ts[a] >> 16 * k & 0xffff;
-            dense &= st == P;
-            win += st * (uint64_t)(s->td[a] - 1);
-        }
+        const uint64_t win = (k ? w : 1) + (sum >> 16 * k & 0xffff);
+        const int dense = (k || w == 1) && !(off >> 16 * k & 0xffff);
         if (!dense && win > 16)
             return 0;
         x->mode[k] = !dense;
         if (!dense)
-            control(x->ctl[k], s, k, w);
+            control(x->ctl[k], wt, k, w); /* nb = 5 - log2 w bits */
     }
+    return 1;
+}
+
+/* Plans whose dims are all powers of 2 (most tiny calls): the output
+ * index is a string of bits, innermost first, each weighing its axis's
+ * strides times 2^(its place in the axis); the low 5 - log2(w) bits
+ * address a tile's elements, the rest the tiles, with no split of axes.
+ * 0: a dim is not a power of 2, or n is no multiple of a tile (n w <=
+ * OPT_VTILE_MAX: at most 12 bits); -1: the tiles do not fit. */
+static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
+{
+    const int tb = 5 - __builtin_ctzll(w);
+    uint64_t wt[12];
+    int bits = 0;
+    for (int32_t a = p->rank - 1; a >= 0; a--) {
+        const int64_t d = p->dims[a];
+        uint64_t v = pack(p, a, 1, w);
+        if (d == 2 && bits < 12) { /* the usual tiny call's dim */
+            wt[bits++] = v;
+            continue;
+        }
+        if (d & (d - 1) || bits + __builtin_ctzll((uint64_t)d) > 12)
+            return 0;
+        for (int64_t q = 1; q < d; q <<= 1, v <<= 1)
+            wt[bits++] = v;
+    }
+    if (bits < tb || (size_t)1 << bits > OPT_VTILE_MAX / w)
+        return -1;
+    if (!controls(x, wt, tb, w))
+        return -1;
+    x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
     return 1;
 }
 
@@ -142,22 +187,34 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
 {
     const int64_t T = 32 >> __builtin_ctzll(w); /* no division: cold calls */
     int64_t n = 1;
-    uint64_t last;
+    uint64_t last, wt[12];
+    int nb, r = build_bits(x, p, w);
     split s;
-    for (int32_t i = 0; i < p->rank; i++)
-        n *= p->dims[i];
-    if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) || !split_axes(&s, p, T, w))
+    if (r < 0)
         return 0;
-    if (!controls(x, &s, w))
-        return 0;
-    /* The tiles' offsets: the outer axes, innermost first. */
-    for (int i = 0; i < s.no / 2; i++) {
-        const int64_t d = s.od[i];
-        const uint64_t st = s.os[i];
-        s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
-        s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
+    if (r == 0) { /* a dim not a power of 2: split the axes */
+        for (int32_t i = 0; i < p->rank; i++)
+            n *= p->dims[i];
+        if (n * (int64_t)w > OPT_VTILE_MAX || n & (T - 1) ||
+            !split_axes(&s, p, T, w))
+            return 0;
+        nb = 0; /* the tile's bits: its axes come innermost first */
+        for (int a = 0; a < s.nt; a++)
+            for (uint64_t q = 1, v = s.ts[a]; q < (uint64_t)s.td[a];
+                 q <<= 1, v <<= 1)
+                wt[nb++] = v;
+        if (!controls(x, wt, nb, w))
+            return 0;
+        /* The offsets by doubling over the outer axes, innermost first
+         * (one of them is not a power of 2: the one split, or above). */
+        for (int i = 0; i < s.no / 2; i++) {
+            const int64_t d = s.od[i];
+            const uint64_t st = s.os[i];
+            s.od[i] = s.od[s.no - 1 - i], s.os[i] = s.os[s.no - 1 - i];
+            s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
+        }
+        x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
     }
-    x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
     last = x->off.w[x->tiles - 1];
     for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
         x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);

@@ -39,7 +39,9 @@ bench-fill: $(O)/harness/bench/fill_bench $(O)/harness/bench/fill_bench-jit
 # `make bench-icount`: opt's instructions per call on the tiny-call
 # workloads under callgrind (bench_icount.c): exact and repeatable under
 # any load, the AVX2 level's (valgrind has no AVX-512).  Needs valgrind;
-# not part of any check.  ICOUNT_CALLS calls per workload.
+# not part of any check.  ICOUNT_CALLS calls per workload, warm (the same
+# description every call: opt's plan memo hits) and cold (two
+# descriptions alternating, as bench's opt-cold row: every call misses).
 ICOUNT_CALLS ?= 1000
 $(O)/bench_icount: $(B_DIR)/bench_icount.c $(B_DIR)/bench_work.c $(B_DIR)/bench_util.c $(B_DIR)/bench.h $(O)/libselect_opt.a $(OPT_HDR)
 	$(CC) $(CFLAGS_ALL) -Iopt -pthread $(B_DIR)/bench_icount.c $(B_DIR)/bench_work.c \
@@ -50,11 +52,14 @@ ALL += $(O)/bench_icount
 bench-icount: $(O)/bench_icount
 	@command -v valgrind >/dev/null || { echo "bench-icount: needs valgrind (apt-get install valgrind)"; exit 1; }
 	@$(O)/bench_icount --list | while read name spec; do \
+	    for mode in "" cold; do \
 	    n=$$(valgrind --tool=callgrind --toggle-collect=h_icount_calls \
-	        --callgrind-out-file=/dev/null $(O)/bench_icount $$spec $(ICOUNT_CALLS) 2>&1 | \
+	        --callgrind-out-file=/dev/null $(O)/bench_icount $$spec $(ICOUNT_CALLS) $$mode 2>&1 | \
 	        sed -n 's/.*Collected : //p'); \
 	    [ -n "$$n" ] || { echo "bench-icount: $$name: no count"; exit 1; }; \
-	    printf '%-14s %-48s %6d instructions per call\n' $$name $$spec $$((n / $(ICOUNT_CALLS))); \
+	    eval c_$${mode:-warm}=$$((n / $(ICOUNT_CALLS))); \
+	    done; \
+	    printf '%-14s %-48s %6d warm %6d cold instructions per call\n' $$name $$spec $$c_warm $$c_cold; \
 	done
 
 # The benchmark's own check: a quick run of one workload verifies opt's
