@@ -89,6 +89,7 @@ typedef struct run {
     char *d;
     size_t w;
     opt_kernel_fn *kern, *fill, *copy;
+    const opt_ptile *pt; /* blocks in registers (opt_ptile.c), or NULL */
     int nt, isa;
     int64_t count, chunk;
 } run;
@@ -193,8 +194,10 @@ static void run_range(const run *x, int64_t begin, int64_t end)
 /* [begin, end) by the plan's walk: blocks when rows are short. */
 static void walk(const run *x, int64_t begin, int64_t end)
 {
-    if (x->p->btop >= 0) {
-        const void *const data[3] = {x->c, x->t, x->e};
+    const void *const data[3] = {x->c, x->t, x->e};
+    if (x->pt)
+        opt_ptile_range(x->pt, x->p, data, x->d, x->w, x->nt, begin, end);
+    else if (x->p->btop >= 0) {
         opt_block_range(x->p, data, x->d, x->w, x->isa, x->nt, begin, end);
     } else
         run_range(x, begin, end);
@@ -242,6 +245,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.kern = p->btop < 0 && p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
     x.fill = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
     x.copy = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
+    x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa) : NULL;
     x.count = 1;
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
