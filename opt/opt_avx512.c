@@ -309,7 +309,16 @@ PT_ALWAYS __m512i pt_load(const opt_ptile *t, const char *s, int k, int j,
            : _mm512_permutexvar_epi8(                                         \
                  NC ? cr[k][j]                                                \
                     : _mm512_load_si512((const void *)t->ctl[k][j]),          \
-                 _mm512_loadu_si512((sk) + (NC ? wn[k][j] : t->win[k][j]))))
+                 pt_win((sk) + (NC ? wn[k][j] : t->win[k][j]), mk)))
+
+/* A window: 64 bytes, or (mode 2) 16 bytes in every lane, which crosses
+ * a cache line less often (the controls index below 16 then). */
+PT_ALWAYS __m512i pt_win(const char *p, const int mode)
+{
+    if (mode == 2)
+        return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)p));
+    return _mm512_loadu_si512(p);
+}
 
 /* One block to d: controls and windows in cr, wn (NC > 0: constant
  * indices, kept in registers) or from the table. */
@@ -342,6 +351,20 @@ PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
 {
     return o > jb->lim[k] ? jb->tail[k] + (o - jb->rebase[k])
                           : jb->src[k] + o;
+}
+
+/* A run of blocks near an operand's end, each from the tensor or the tail
+ * copy: rare, so one version for all modes. */
+static __attribute__((noinline)) VBMI void
+pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, size_t run)
+{
+    for (size_t r = 0; r < run; r++, d += t->bbytes) {
+        const int64_t q = (int64_t)r;
+        pt_block(t, pt_base(jb, 0, jb->off[0] + q * t->step[0][0]),
+                 pt_base(jb, 1, jb->off[1] + q * t->step[1][0]),
+                 pt_base(jb, 2, jb->off[2] + q * t->step[2][0]), d,
+                 t->mode[0], t->mode[1], t->mode[2], 0, NULL, NULL, jb->nt);
+    }
 }
 
 /* 1 when n0 x n1 blocks from the job's state (levels 0 and 1) all read
@@ -408,14 +431,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                     s0 += st0, s1 += st1, s2 += st2;
             }
         } else
-            for (r = 0; r < run; r++) {
-                const int64_t q = (int64_t)r;
-                pt_block(t, pt_base(jb, 0, o0 + q * st0),
-                         pt_base(jb, 1, o1 + q * st1),
-                         pt_base(jb, 2, o2 + q * st2), d, m0, m1, m2, NC, cr,
-                         wn, nt);
-                d += bb;
-            }
+            pt_near_end(t, jb, d, run), d += run * bb;
         jb->off[0] = o0 + (int64_t)run * st0;
         jb->off[1] = o1 + (int64_t)run * st1;
         jb->off[2] = o2 + (int64_t)run * st2;
@@ -432,24 +448,23 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     jb->d = d;
 }
 
+#define PT_M2(NC, m0, m1)                                                    \
+    case m0 * 9 + m1 * 3 + 0: pt_loop(t, j, m0, m1, 0, NC); break;          \
+    case m0 * 9 + m1 * 3 + 1: pt_loop(t, j, m0, m1, 1, NC); break;          \
+    case m0 * 9 + m1 * 3 + 2: pt_loop(t, j, m0, m1, 2, NC); break;
+#define PT_M1(NC, m0) PT_M2(NC, m0, 0) PT_M2(NC, m0, 1) PT_M2(NC, m0, 2)
 #define PT_MODES(NC)                                                         \
-    switch (t->mode[0] * 4 + t->mode[1] * 2 + t->mode[2]) {                  \
-    case 0: pt_loop(t, j, 0, 0, 0, NC); break;                               \
-    case 1: pt_loop(t, j, 0, 0, 1, NC); break;                               \
-    case 2: pt_loop(t, j, 0, 1, 0, NC); break;                               \
-    case 3: pt_loop(t, j, 0, 1, 1, NC); break;                               \
-    case 4: pt_loop(t, j, 1, 0, 0, NC); break;                               \
-    case 5: pt_loop(t, j, 1, 0, 1, NC); break;                               \
-    case 6: pt_loop(t, j, 1, 1, 0, NC); break;                               \
-    default: pt_loop(t, j, 1, 1, 1, NC); break;                              \
+    switch (t->mode[0] * 9 + t->mode[1] * 3 + t->mode[2]) {                  \
+        PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2)                               \
     }
 
 VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
 {
     switch (t->nch) {
-    case 1: PT_MODES(1) break;
     case 2: PT_MODES(2) break;
     case 4: PT_MODES(4) break;
-    default: PT_MODES(0) break;
+    default: /* other block sizes: one version, modes tested per chunk */
+        pt_loop(t, j, t->mode[0], t->mode[1], t->mode[2], 0);
+        break;
     }
 }

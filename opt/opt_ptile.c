@@ -17,6 +17,9 @@
 #define BMAX (64 * OPT_PTILE_NCH)
 /* A tail copy: reach (at most a block's bytes and a window) and a window
  * read past it. */
+
+
+#define PT_PREF 4
 #define SMALL 4096
 #define TAIL (SMALL + 2 * BMAX + 128)
 
@@ -39,6 +42,19 @@ static void eoffs(const opt_plan *p, int32_t top, int64_t r, int k,
     }
 }
 
+/* Bytes chunk j of operand k spans (element offsets o). */
+static int64_t span(const int64_t *o, int k, size_t w, size_t B, int j)
+{
+    const size_t wk = k ? w : 1, b0 = 64 * (size_t)j;
+    const size_t b1 = b0 + 64 < B ? b0 + 64 : B;
+    int64_t lo = INT64_MAX, hi = -1;
+    for (size_t b = b0; b < b1; b++) {
+        const int64_t s = o[b / w] * (int64_t)wk + (k ? (int64_t)(b % w) : 0);
+        lo = s < lo ? s : lo, hi = s > hi ? s : hi;
+    }
+    return hi - lo + 1;
+}
+
 /* Operand k's chunks: mode, windows, controls.  0 when a chunk's bytes
  * span more than 64. */
 static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
@@ -52,6 +68,10 @@ static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
     if (dense)
         return 1;
     t->reach[k] = 0;
+    for (int j = 0; j < t->nch; j++) /* 16-byte windows when all fit */
+        if (t->mode[k] == 1 && span(o, k, w, B, j) > 16)
+            t->mode[k] = 0;
+    t->mode[k] = t->mode[k] == 1 ? 2 : 1;
     for (int j = 0; j < t->nch; j++) {
         const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
         int64_t lo = INT64_MAX, hi = -1;
@@ -66,7 +86,7 @@ static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
             t->ctl[k][j][b - b0] = (uint8_t)(o[b / w] * (int64_t)wk +
                                    (k ? (int64_t)(b % w) : 0) - lo);
         t->win[k][j] = (int32_t)lo;
-        if ((size_t)lo + 64 > t->reach[k])
+        if ((size_t)lo + 64 > t->reach[k]) /* also for 16-byte windows */
             t->reach[k] = (size_t)lo + 64;
     }
     return 1;
@@ -124,7 +144,7 @@ static int choose(opt_ptile *t, const opt_plan *p, size_t w)
             if (p->dims[a] % r || B * 4 < nch * 64 * 3)
                 continue;
             c[n].top = a, c[n].r = r, c[n].E = E;
-            c[n].score = (B % 64 == 0) * 100 - (int)(nch > 4 ? nch - 4 : 4 - nch);
+            c[n].score = (B % 64 == 0) * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch);
             n++;
         }
         E0 *= p->dims[a];
