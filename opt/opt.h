@@ -287,7 +287,7 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
  * operands are expanded in registers.  An odometer over the axes above
  * the block (level 0 the rest of the top axis) gives each block's bases:
  * level l steps operand k by delta[k][l] bytes (levels below wrapping). */
-#define OPT_PTILE_NCH 16
+#define OPT_PTILE_NCH 4
 typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
     int32_t win[3][OPT_PTILE_NCH];

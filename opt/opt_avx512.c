@@ -461,10 +461,9 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
 VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
 {
     switch (t->nch) {
+    case 1: PT_MODES(1) break;
     case 2: PT_MODES(2) break;
-    case 4: PT_MODES(4) break;
-    default: /* other block sizes: one version, modes tested per chunk */
-        pt_loop(t, j, t->mode[0], t->mode[1], t->mode[2], 0);
-        break;
+    case 3: PT_MODES(3) break;
+    default: PT_MODES(4) break;
     }
 }

@@ -141,7 +141,7 @@ static int choose(opt_ptile *t, const opt_plan *p, size_t w)
             const size_t B = (size_t)E * w, nch = (B + 63) / 64;
             if (B > BMAX)
                 break;
-            if (p->dims[a] % r || B * 4 < nch * 64 * 3)
+            if (p->dims[a] % r || B * 4 < nch * 64 * 3 || (B < 128 && B != 64))
                 continue;
             c[n].top = a, c[n].r = r, c[n].E = E;
             c[n].score = (B % 64 == 0) * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch);
