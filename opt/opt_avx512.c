@@ -292,7 +292,6 @@ CREP512(64, mask64_t, epi64)
  * a byte mask, one byte blend, one store.  A block whose loads would pass
  * an operand's end reads that operand from a copy of its last bytes. */
 #define PT_ALWAYS static inline __attribute__((always_inline)) VBMI
-#define PT_NC 4 /* chunks per block with the controls in registers */
 
 /* Chunk j of operand k from s, the block's base; ctl its control. */
 PT_ALWAYS __m512i pt_load(const opt_ptile *t, const char *s, int k, int j,
@@ -303,14 +302,6 @@ PT_ALWAYS __m512i pt_load(const opt_ptile *t, const char *s, int k, int j,
     return _mm512_permutexvar_epi8(ctl, _mm512_loadu_si512(s + t->win[k][j]));
 }
 
-/* Chunk j of operand k (mode mk) from its block base sk. */
-#define PT_V(k, mk, sk)                                                       \
-    (!(mk) ? _mm512_loadu_si512((sk) + 64 * j)                                \
-           : _mm512_permutexvar_epi8(                                         \
-                 NC ? cr[k][j]                                                \
-                    : _mm512_load_si512((const void *)t->ctl[k][j]),          \
-                 pt_win((sk) + (NC ? wn[k][j] : t->win[k][j]), mk)))
-
 /* A window: 64 bytes, or (mode 2) 16 bytes in every lane, which crosses
  * a cache line less often (the controls index below 16 then). */
 PT_ALWAYS __m512i pt_win(const char *p, const int mode)
@@ -320,29 +311,65 @@ PT_ALWAYS __m512i pt_win(const char *p, const int mode)
     return _mm512_loadu_si512(p);
 }
 
-/* One block to d: controls and windows in cr, wn (NC > 0: constant
- * indices, kept in registers) or from the table. */
-PT_ALWAYS void pt_block(const opt_ptile *t, const char *s0, const char *s1,
-                        const char *s2, char *d, const int m0, const int m1,
-                        const int m2, const int NC, __m512i cr[3][PT_NC],
-                        int32_t wn[3][PT_NC], int nt)
+/* One block to d, controls and windows from the table, modes tested per
+ * chunk: the blocks near an operand's end only. */
+PT_ALWAYS void pt_block(const opt_ptile *t, const char *const s[3], char *d,
+                        int nt)
 {
-    const int nch = NC ? NC : t->nch;
-    _Pragma("GCC unroll 4") for (int j = 0; j < nch; j++) {
-        const __m512i c = PT_V(0, m0, s0);
-        __m512i a = PT_V(1, m1, s1), b = PT_V(2, m2, s2);
-        /* Kept apart from the blend: GCC folds a blend into a
-         * merge-masked vpermb, which ran at about half the speed. */
-        __asm__("" : "+v"(a), "+v"(b));
-        const __m512i x =
-            _mm512_mask_blend_epi8(_mm512_test_epi8_mask(c, c), b, a);
-        if (j == nch - 1 && t->tail != ~0ull)
-            _mm512_mask_storeu_epi8(d + 64 * j, t->tail, x);
+    for (int j = 0; j < t->nch; j++) {
+        __m512i v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
+                 : _mm512_permutexvar_epi8(
+                       _mm512_load_si512((const void *)t->ctl[k][j]),
+                       t->mode[k] == 2 ? pt_win(s[k] + t->win[k][j], 2)
+                                       : pt_win(s[k] + t->win[k][j], 1));
+        v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
+                                      v[2], v[1]);
+        if (j == t->nch - 1 && t->tail != ~0ull)
+            _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
         else if (nt)
-            _mm512_stream_si512((void *)(d + 64 * j), x);
+            _mm512_stream_si512((void *)(d + 64 * j), v[1]);
         else
-            _mm512_storeu_si512(d + 64 * j, x);
+            _mm512_storeu_si512(d + 64 * j, v[1]);
     }
+}
+
+/* The fast loops' block: chunk J (a literal) with the controls rK##J and
+ * windows wK##J of pt_loop in named locals (arrays of them were kept on
+ * the stack: two more 64-byte loads per chunk). */
+#define PT_OP(K, MK, SK, J)                                                   \
+    (!(MK) ? _mm512_loadu_si512((SK) + 64 * (J))                              \
+           : _mm512_permutexvar_epi8(r##K##J, pt_win((SK) + w##K##J, MK)))
+#define PT_CH(J, S0, S1, S2, D)                                               \
+    if (NC > (J)) {                                                           \
+        const __m512i c_ = PT_OP(0, m0, S0, J);                               \
+        __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
+        __asm__("" : "+v"(a_), "+v"(b_));                                     \
+        a_ = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(c_, c_), b_, a_);  \
+        if ((J) == NC - 1 && tail != ~0ull)                                   \
+            _mm512_mask_storeu_epi8((D) + 64 * (J), tail, a_);                \
+        else if (nt)                                                          \
+            _mm512_stream_si512((void *)((D) + 64 * (J)), a_);                \
+        else                                                                  \
+            _mm512_storeu_si512((D) + 64 * (J), a_);                          \
+    }
+#define PT_BLOCK(S0, S1, S2, D)                                               \
+    do {                                                                      \
+        PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
+        PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
+    } while (0)
+#define PT_REGS(K)                                                            \
+    const __m512i r##K##0 = pt_ctl(t, K, 0, NC), r##K##1 = pt_ctl(t, K, 1, NC), \
+                  r##K##2 = pt_ctl(t, K, 2, NC), r##K##3 = pt_ctl(t, K, 3, NC); \
+    const int64_t w##K##0 = t->win[K][0], w##K##1 = t->win[K][1],             \
+                  w##K##2 = t->win[K][2], w##K##3 = t->win[K][3]
+
+/* Chunk j's control of operand k when the block has it. */
+PT_ALWAYS __m512i pt_ctl(const opt_ptile *t, int k, int j, const int NC)
+{
+    return j < NC ? _mm512_load_si512((const void *)t->ctl[k][j])
+                  : _mm512_setzero_si512();
 }
 
 /* Operand k's base for a block at offset o: the tensor, or near its end
@@ -360,10 +387,11 @@ pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, size_t run)
 {
     for (size_t r = 0; r < run; r++, d += t->bbytes) {
         const int64_t q = (int64_t)r;
-        pt_block(t, pt_base(jb, 0, jb->off[0] + q * t->step[0][0]),
-                 pt_base(jb, 1, jb->off[1] + q * t->step[1][0]),
-                 pt_base(jb, 2, jb->off[2] + q * t->step[2][0]), d,
-                 t->mode[0], t->mode[1], t->mode[2], 0, NULL, NULL, jb->nt);
+        const char *const b[3] = {
+            pt_base(jb, 0, jb->off[0] + q * t->step[0][0]),
+            pt_base(jb, 1, jb->off[1] + q * t->step[1][0]),
+            pt_base(jb, 2, jb->off[2] + q * t->step[2][0])};
+        pt_block(t, b, d, jb->nt);
     }
 }
 
@@ -391,13 +419,10 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                   st2 = t->step[2][0];
     size_t left = jb->n;
     char *d = jb->d;
-    __m512i cr[3][PT_NC];
-    int32_t wn[3][PT_NC];
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < NC; j++) { /* NC > 0: in registers */
-            cr[k][j] = _mm512_load_si512((const void *)t->ctl[k][j]);
-            wn[k][j] = t->win[k][j];
-        }
+    const uint64_t tail = t->tail;
+    PT_REGS(0);
+    PT_REGS(1);
+    PT_REGS(2);
     while (left) {
         size_t run = (size_t)(t->dims[0] - jb->idx[0]), r;
         int64_t o0 = jb->off[0], o1 = jb->off[1], o2 = jb->off[2];
@@ -413,7 +438,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                            *s1 = jb->src[1] + o1 + i * s11,
                            *s2 = jb->src[2] + o2 + i * s12;
                 for (r = 0; r < run; r++) {
-                    pt_block(t, s0, s1, s2, d, m0, m1, m2, NC, cr, wn, nt);
+                    PT_BLOCK(s0, s1, s2, d);
                     d += bb;
                     if (r + 1 < run) /* no pointer past the run */
                         s0 += st0, s1 += st1, s2 += st2;
@@ -425,7 +450,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
             const char *s0 = jb->src[0] + o0, *s1 = jb->src[1] + o1,
                        *s2 = jb->src[2] + o2;
             for (r = 0; r < run; r++) {
-                pt_block(t, s0, s1, s2, d, m0, m1, m2, NC, cr, wn, nt);
+                PT_BLOCK(s0, s1, s2, d);
                 d += bb;
                 if (r + 1 < run) /* no pointer past the run */
                     s0 += st0, s1 += st1, s2 += st2;
