@@ -226,6 +226,7 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa)
 static void seek(const opt_ptile *t, opt_ptile_job *j, int64_t b)
 {
     j->off[0] = j->off[1] = j->off[2] = 0;
+    memset(j->idx, 0, sizeof j->idx);
     for (int l = 0; l < t->nax; l++) {
         j->idx[l] = b % t->dims[l];
         b /= t->dims[l];
