@@ -334,10 +334,13 @@ PT_ALWAYS void pt_block(const opt_ptile *t, const char *const s[3], char *d,
            : _mm512_permutexvar_epi8(r##K##J, pt_win((SK) + w##K##J, MK)))
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
-        const __m512i c_ = PT_OP(0, m0, S0, J);                               \
         __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
+        if ((J) == 0 || !csame) { /* cond's mask, once when all chunks */    \
+            const __m512i c_ = PT_OP(0, m0, S0, J); /* share it */          \
+            k_ = _mm512_test_epi8_mask(c_, c_);                               \
+        }                                                                     \
         __asm__("" : "+v"(a_), "+v"(b_));                                     \
-        a_ = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(c_, c_), b_, a_);  \
+        a_ = _mm512_mask_blend_epi8(k_, b_, a_);                              \
         if ((J) == NC - 1 && tail != ~0ull)                                   \
             _mm512_mask_storeu_epi8((D) + 64 * (J), tail, a_);                \
         else if (nt)                                                          \
@@ -347,6 +350,7 @@ PT_ALWAYS void pt_block(const opt_ptile *t, const char *const s[3], char *d,
     }
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
+        __mmask64 k_ = 0;                                                     \
         PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
         PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
     } while (0)
@@ -432,6 +436,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     size_t left = jb->n;
     char *d = jb->d;
     const uint64_t tail = t->tail;
+    const int csame = t->csame;
     PT_REGS(0);
     PT_REGS(1);
     PT_REGS(2);
