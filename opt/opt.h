@@ -312,8 +312,9 @@ typedef struct opt_ptile_job {
     int nt;
 } opt_ptile_job;
 /* The tiles of blocked plan p at this level and width (built once per
- * shape and thread, kept), or NULL: the blocks of opt_block.c then. */
-const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa);
+ * shape and thread, kept), or NULL: the blocks of opt_block.c then (also
+ * when the call streams, nt, and blocks are not whole 64-byte lines). */
+const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt);
 /* Output elements [begin, end) (any range: blocks cut at its ends run
  * through a buffer). */
 void opt_ptile_range(const opt_ptile *t, const opt_plan *p,

@@ -302,30 +302,6 @@ PT_ALWAYS __m512i pt_win(const char *p, const int mode)
     return _mm512_loadu_si512(p);
 }
 
-/* One block to d, controls and windows from the table, modes tested per
- * chunk: the blocks near an operand's end only. */
-PT_ALWAYS void pt_block(const opt_ptile *t, const char *const s[3], char *d,
-                        int nt)
-{
-    for (int j = 0; j < t->nch; j++) {
-        __m512i v[3];
-        for (int k = 0; k < 3; k++)
-            v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
-                 : _mm512_permutexvar_epi8(
-                       _mm512_load_si512((const void *)t->ctl[k][j]),
-                       t->mode[k] == 2 ? pt_win(s[k] + t->win[k][j], 2)
-                                       : pt_win(s[k] + t->win[k][j], 1));
-        v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
-                                      v[2], v[1]);
-        if (j == t->nch - 1 && t->tail != ~0ull)
-            _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
-        else if (nt)
-            _mm512_stream_si512((void *)(d + 64 * j), v[1]);
-        else
-            _mm512_storeu_si512(d + 64 * j, v[1]);
-    }
-}
-
 /* The fast loops' block: chunk J (a literal) with the controls rK##J and
  * windows wK##J of pt_loop in named locals (arrays of them were kept on
  * the stack: two more 64-byte loads per chunk). */
@@ -375,21 +351,6 @@ PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
                           : jb->src[k] + o;
 }
 
-/* A run of blocks near an operand's end, each from the tensor or the tail
- * copy: rare, so one version for all modes. */
-static __attribute__((noinline)) VBMI void
-pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, size_t run)
-{
-    for (size_t r = 0; r < run; r++, d += t->bbytes) {
-        const int64_t q = (int64_t)r;
-        const char *const b[3] = {
-            pt_base(jb, 0, jb->off[0] + q * t->step[0][0]),
-            pt_base(jb, 1, jb->off[1] + q * t->step[1][0]),
-            pt_base(jb, 2, jb->off[2] + q * t->step[2][0])};
-        pt_block(t, b, d, jb->nt);
-    }
-}
-
 /* 1 when n0 x n1 x n2 blocks from the job's state (levels 0, 1, 2) all
  * read clear of each operand's end: the last has the largest offsets. */
 PT_ALWAYS int pt_clear(const opt_ptile *t, const opt_ptile_job *jb,
@@ -404,12 +365,14 @@ PT_ALWAYS int pt_clear(const opt_ptile *t, const opt_ptile_job *jb,
 }
 
 /* How many blocks of levels 1 and 2 the next run may take whole (*n1,
- * *n2; 1 each when not), the run being level 0 from index 0 on: 0 when
- * even one run of level 0 would pass an operand's end. */
-PT_ALWAYS int pt_span(const opt_ptile *t, const opt_ptile_job *jb,
-                      size_t left, int64_t run, int64_t *n1, int64_t *n2)
+ * *n2; 1 each when not), the run being level 0 from index 0 on, and how
+ * many blocks of the run read clear of the operands' ends (offsets grow
+ * along level 0: the first ones). */
+PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
+                          size_t left, int64_t run, int64_t *n1, int64_t *n2)
 {
     const int64_t *dm = t->dims, *ix = jb->idx;
+    int64_t c = run;
     *n1 = *n2 = 1;
     if (t->nax > 1 && !ix[0] && !ix[1] && left >= (size_t)(dm[0] * dm[1])) {
         *n1 = dm[1];
@@ -420,7 +383,12 @@ PT_ALWAYS int pt_span(const opt_ptile *t, const opt_ptile_job *jb,
         *n2 = 1;
     if (*n1 > 1 && !pt_clear(t, jb, run, *n1, 1))
         *n1 = 1;
-    return pt_clear(t, jb, run, 1, 1);
+    for (int k = 0; k < 3; k++) {
+        const int64_t o = jb->off[k], l = jb->lim[k], st = t->step[k][0];
+        const int64_t q = o > l ? -1 : st ? (l - o) / st : run; /* no */
+        c = q < c ? q + 1 : c; /* overflow at lim INT64_MAX */
+    }
+    return c;
 }
 
 /* The odometer's levels 0-2 as counted loops of blocks with plain pointers
@@ -441,12 +409,10 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     PT_REGS(1);
     PT_REGS(2);
     while (left) {
-        int64_t run = t->dims[0] - jb->idx[0], n1, n2;
+        int64_t run = t->dims[0] - jb->idx[0], n1, n2, c;
         run = (size_t)run < left ? run : (int64_t)left;
-        if (!pt_span(t, jb, left, run, &n1, &n2)) {
-            pt_near_end(t, jb, d, (size_t)run), d += (size_t)run * bb;
-        } else
-            for (int64_t i2 = 0; i2 < n2; i2++)
+        c = pt_span(t, jb, left, run, &n1, &n2);
+        for (int64_t i2 = 0; i2 < n2 && c; i2++)
                 for (int64_t i1 = 0; i1 < n1; i1++) {
                     const char *p0 = jb->src[0] + jb->off[0] + i2 * s0[2] + i1 * s0[1],
                                *p1 = jb->src[1] + jb->off[1] + i2 * s1[2] + i1 * s1[1],
@@ -454,11 +420,15 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                     for (int64_t r = 0;;) {
                         PT_BLOCK(p0, p1, p2, d);
                         d += bb;
-                        if (++r == run) /* no pointer past the run */
+                        if (++r == c) /* no pointer past the run */
                             break;
                         p0 += s0[0], p1 += s1[0], p2 += s2[0];
                     }
                 }
+        for (int64_t r = c; r < run; r++, d += bb) /* near an end */
+            PT_BLOCK(pt_base(jb, 0, jb->off[0] + r * s0[0]),
+                     pt_base(jb, 1, jb->off[1] + r * s1[0]),
+                     pt_base(jb, 2, jb->off[2] + r * s2[0]), d);
         /* The state at the last block, then one step of the odometer. */
         for (int k = 0; k < 3; k++)
             jb->off[k] += (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] +

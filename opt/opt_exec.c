@@ -245,12 +245,13 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.kern = p->btop < 0 && p->kind >= 0 ? opt_kernel(isa, wi, p->kind) : NULL;
     x.fill = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_fill) : NULL;
     x.copy = p->btop < 0 && p->kind < 0 ? opt_kernel(isa, wi, OPT_K_copy) : NULL;
-    x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa) : NULL;
     x.count = 1;
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
     bytes = (size_t)x.count * w;
     x.nt = p->footprint > tu.nt_min;
+    x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa, x.nt)
+                                        : NULL;
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {

@@ -285,7 +285,7 @@ static int pt_one(int i, size_t w)
     if (opt_check(&ts[0], &ts[1], &ts[2], b, NULL, &g) || g.count > PT_MAX)
         return 0;
     opt_plan_make(&g, w, &p);
-    if (!(t = opt_ptile_get(&p, w, OPT_ISA_avx512)))
+    if (!(t = opt_ptile_get(&p, w, OPT_ISA_avx512, 0)))
         return 0;
     for (int k = 0; k < 3; k++)
         for (size_t j = 0; j < p.in_bytes[k]; j++)
