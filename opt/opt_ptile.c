@@ -191,6 +191,23 @@ static int same(const cache *m, const opt_plan *p, size_t w, int isa)
 #endif
 
 #if defined(__x86_64__)
+/* Every operand opt_block.c would expand is the same in every block (no
+ * stride on the block's top axis or above): it expands each once per call
+ * and then runs whole blocks through the dense kernels. */
+static int kept_once(const opt_plan *p)
+{
+    for (int k = 0; k < 3; k++) {
+        int zeros = 0, outer = 0;
+        for (int32_t a = p->btop; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
+        for (int32_t a = 0; a <= p->btop; a++)
+            outer |= p->st[k][a] != 0;
+        if (zeros && zeros < p->rank - p->btop && outer)
+            return 0;
+    }
+    return 1;
+}
+
 /* cond broadcasts over every axis of opt_block.c's blocks. */
 static int cond_const(const opt_plan *p)
 {
@@ -212,6 +229,8 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
     if (same(m, p, w, isa))
         return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
+    /* Nor when blocks cut lines and opt_block's expansions are made once
+     * per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
     m->valid = 1, m->isa = isa, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
@@ -219,7 +238,7 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * cond constant over the old blocks keeps their copies and fills
      * (sample_f32: 0.91-0.99 there, 0.31-0.43 in chunks). */
     m->ok = !opt_crep_setup(&cr, p, isa, w) && !cond_const(p) &&
-            choose(&m->t, p, w);
+            choose(&m->t, p, w) && !(m->t.bbytes % 64 && kept_once(p));
     return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
