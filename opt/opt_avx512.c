@@ -351,6 +351,36 @@ PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
                           : jb->src[k] + o;
 }
 
+/* Blocks [c, run) of a run of level 0, some near an operand's end: from
+ * the tensor or the tail copy each, the modes tested per chunk (one
+ * version for every mode: few blocks come here). */
+static __attribute__((noinline)) VBMI void
+pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
+            int64_t run)
+{
+    for (int64_t r = c; r < run; r++, d += t->bbytes) {
+        const char *s[3];
+        for (int k = 0; k < 3; k++)
+            s[k] = pt_base(jb, k, jb->off[k] + r * t->step[k][0]);
+        for (int j = 0; j < t->nch; j++) {
+            __m512i v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
+                     : _mm512_permutexvar_epi8(
+                           _mm512_load_si512((const void *)t->ctl[k][j]),
+                           pt_win(s[k] + t->win[k][j], t->mode[k] == 2 ? 2 : 1));
+            v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
+                                          v[2], v[1]);
+            if (j == t->nch - 1 && t->tail != ~0ull)
+                _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
+            else if (jb->nt)
+                _mm512_stream_si512((void *)(d + 64 * j), v[1]);
+            else
+                _mm512_storeu_si512(d + 64 * j, v[1]);
+        }
+    }
+}
+
 /* 1 when n0 x n1 x n2 blocks from the job's state (levels 0, 1, 2) all
  * read clear of each operand's end: the last has the largest offsets. */
 PT_ALWAYS int pt_clear(const opt_ptile *t, const opt_ptile_job *jb,
@@ -425,10 +455,8 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                         p0 += s0[0], p1 += s1[0], p2 += s2[0];
                     }
                 }
-        for (int64_t r = c; r < run; r++, d += bb) /* near an end */
-            PT_BLOCK(pt_base(jb, 0, jb->off[0] + r * s0[0]),
-                     pt_base(jb, 1, jb->off[1] + r * s1[0]),
-                     pt_base(jb, 2, jb->off[2] + r * s2[0]), d);
+        if (c < run) /* the few blocks near an end */
+            pt_near_end(t, jb, d, c, run), d += (size_t)(run - c) * bb;
         /* The state at the last block, then one step of the odometer. */
         for (int k = 0; k < 3; k++)
             jb->off[k] += (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] +
