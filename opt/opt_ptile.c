@@ -234,10 +234,13 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
     m->valid = 1, m->isa = isa, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
-    /* The crep kernels keep the per-pixel conds they serve well, and a
-     * cond constant over the old blocks keeps their copies and fills
-     * (sample_f32: 0.91-0.99 there, 0.31-0.43 in chunks). */
-    m->ok = !opt_crep_setup(&cr, p, isa, w) && !cond_const(p) &&
+    /* The crep kernels keep the per-pixel conds they serve in one block
+     * per range (then and else need no scratch: opt_crep.c sets brows to
+     * the whole top axis), and a cond constant over the old blocks keeps
+     * their copies and fills (sample_f32: 0.91-0.99 there, 0.31-0.43 in
+     * chunks). */
+    m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
+              cr.brows == p->dims[p->btop]) && !cond_const(p) &&
             choose(&m->t, p, w) && !(m->t.bbytes % 64 && kept_once(p));
     return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
 #else
