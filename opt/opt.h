@@ -163,6 +163,10 @@ int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
  * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
 #define OPT_KCHUNK_TESTS 4
 int opt_kchunk_tests(int tests, int *failed);
+/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it); prints
+ * OPT_KVTILE_TESTS TAP lines. */
+#define OPT_KVTILE_TESTS 4
+int opt_kvtile_tests(int tests, int *failed);
 #if defined(__x86_64__)
 void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                        const void *e, void *d);
