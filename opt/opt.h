@@ -188,6 +188,10 @@ typedef struct opt_vtile {
     const char *t, *e;
     char *d;
     int32_t tiles;
+    int32_t groups; /* > 0: off holds every fourth tile's offsets; tile
+                       4g + 1 is tile 4g plus in[0] (packed), 4g + 2 plus
+                       in[1], 4g + 3 plus both */
+    uint64_t in[2];
     uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
     int mode[3];
     size_t last[3]; /* bytes the last tile's loads reach, per operand */

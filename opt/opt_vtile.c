@@ -179,7 +179,15 @@ static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
         return -1;
     if (!controls(x, wt, tb, w))
         return -1;
-    x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
+    if (bits - tb < 2) {
+        x->groups = 0;
+        x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
+        return 1;
+    }
+    /* Groups of four tiles: the two tile bits below the table's. */
+    x->in[0] = wt[tb], x->in[1] = wt[tb + 1];
+    x->groups = (int32_t)offsets_bits(x->off.w, wt + tb + 2, bits - tb - 2);
+    x->tiles = x->groups * 4;
     return 1;
 }
 
@@ -214,8 +222,10 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
             s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
         }
         x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
+        x->groups = 0;
     }
-    last = x->off.w[x->tiles - 1];
+    last = x->groups ? x->off.w[x->groups - 1] + x->in[0] + x->in[1]
+                     : x->off.w[x->tiles - 1];
     for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
         x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
     return 1;
