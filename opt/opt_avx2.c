@@ -290,9 +290,15 @@ static inline VT vt_get(int m, const char *p, VT ctl)
         _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(p))), ctl);
 }
 
+/* The windows' loads may read past an operand's end (never past its
+ * page): neither AddressSanitizer nor ThreadSanitizer is to see them (the
+ * bytes past it may be another thread's, and are never used). */
+#define VT_NOSAN                                                             \
+    __attribute__((always_inline, no_sanitize_address, no_sanitize_thread))
+
 /* One tile: operand windows at c, t, e (pointers in locals: a store
  * through d may alias *x, and gcc reloaded them every tile). */
-static inline __attribute__((always_inline, no_sanitize_address)) void
+static inline VT_NOSAN void
 vt_tile(const char *c, const char *t, const char *e, char *d, int mc, int mt,
         int me, VT k0, VT k1, VT k2)
 {
@@ -306,7 +312,7 @@ vt_tile(const char *c, const char *t, const char *e, char *d, int mc, int mt,
  * it at the bits' deltas in[0], tile 2 at in[1], tile 3 at both (a
  * fourth of the table to build, and no offset loads for three tiles of
  * four). */
-static inline __attribute__((always_inline, no_sanitize_address)) void
+static inline VT_NOSAN void
 vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
           char *d, int mc, int mt, int me, VT k0, VT k1, VT k2)
 {
@@ -328,11 +334,10 @@ vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
 /* One loop per mode of cond, then, else over the tiles, in groups of four
  * or two tiles a step (one a step: 15 instructions a tile, the loop's own
  * 4 of them).  A window may read past its operand's end, never past the
- * page the end is on (opt_vtile_run pads the operand when it would): ASan
- * would call that an overflow. */
+ * page the end is on (opt_vtile_run pads the operand when it would). */
 #define VTILE(MC, MT, ME)                                                    \
-    static __attribute__((no_sanitize_address)) void vtile_##MC##MT##ME(     \
-        const opt_vtile *x)                                                  \
+    static __attribute__((no_sanitize_address, no_sanitize_thread)) void     \
+        vtile_##MC##MT##ME(const opt_vtile *x)                               \
     {                                                                        \
         const VT k0 = vloadu((const char *)x->ctl[0]),                       \
                  k1 = vloadu((const char *)x->ctl[1]),                       \
