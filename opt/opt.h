@@ -163,6 +163,10 @@ int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
  * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
 #define OPT_KCHUNK_TESTS 4
 int opt_kchunk_tests(int tests, int *failed);
+/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it); prints
+ * OPT_KVTILE_TESTS TAP lines. */
+#define OPT_KVTILE_TESTS 4
+int opt_kvtile_tests(int tests, int *failed);
 #if defined(__x86_64__)
 void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                        const void *e, void *d);
@@ -184,6 +188,10 @@ typedef struct opt_vtile {
     const char *t, *e;
     char *d;
     int32_t tiles;
+    int32_t groups; /* > 0: off holds every fourth tile's offsets; tile
+                       4g + 1 is tile 4g plus in[0] (packed), 4g + 2 plus
+                       in[1], 4g + 3 plus both */
+    uint64_t in[2];
     uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
     int mode[3];
     size_t last[3]; /* bytes the last tile's loads reach, per operand */

@@ -22,7 +22,7 @@
  * vptestmb of cond's bytes and a byte blend: about 30 instructions per 64
  * output bytes whatever the shape. */
 static const uint64_t chunk_len[65] = {
-#define CL1(n) (n) ? ~0ull >> (64 - (n)) : 0
+#define CL1(n) (n) ? ~0ull >> ((64 - (n)) & 63) : 0
 #define CL8(n) CL1(n), CL1(n + 1), CL1(n + 2), CL1(n + 3), CL1(n + 4),       \
                CL1(n + 5), CL1(n + 6), CL1(n + 7)
     CL8(0), CL8(8), CL8(16), CL8(24), CL8(32), CL8(40), CL8(48), CL8(56), ~0ull,
