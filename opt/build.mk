@@ -12,10 +12,10 @@
 OPT_MACHINE := $(shell $(CC) -dumpmachine)
 OPT_X86 := $(if $(findstring x86_64,$(OPT_MACHINE)),1,)
 OPT_ARM64 := $(if $(findstring aarch64,$(OPT_MACHINE)),1,)
-OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c) \
+OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c opt/opt_avx512_perm.c) \
                $(if $(OPT_ARM64),opt/opt_neon.c)
 OPT_SRC := opt/opt_shape.c opt/opt_fast.c opt/opt_plan.c opt/opt_dispatch.c opt/opt_pool.c \
-           opt/opt_block.c opt/opt_brep.c opt/opt_crep.c opt/opt_small.c opt/opt_hit.c opt/opt_vtile.c opt/opt_chunk.c \
+           opt/opt_block.c opt/opt_brep.c opt/opt_crep.c opt/opt_ptile.c opt/opt_small.c opt/opt_hit.c opt/opt_vtile.c opt/opt_chunk.c \
            opt/opt_exec.c opt/opt_select.c $(OPT_ISA_SRC)
 OPT_OBJ := $(OPT_SRC:%.c=$(O)/%.o)
 OPT_HDR := opt/opt.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
@@ -23,6 +23,7 @@ OPT_HDR := opt/opt.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
 OPT_ISAFLAGS_opt_sse2   := -msse2
 OPT_ISAFLAGS_opt_avx2   := -mavx2
 OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl
+OPT_ISAFLAGS_opt_avx512_perm := $(OPT_ISAFLAGS_opt_avx512)
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
@@ -37,7 +38,7 @@ $(O)/libselect_opt.a: $(OPT_OBJ)
 $(O)/libselect_opt.so: $(OPT_OBJ) $(O)/opt/opt_export.o
 	$(CC) -shared -pthread -Wl,-z,nodelete $(LDFLAGS_ALL) $^ -o $@
 
-$(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/libselect_opt.a
+$(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/libselect_opt.a
 	$(CC) -pthread $(LDFLAGS_ALL) $^ -o $@
 
 ALL += $(O)/libselect_opt.so $(O)/libselect_opt.a $(O)/opt/opt_ktest

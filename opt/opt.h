@@ -196,6 +196,10 @@ int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
  * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
 #define OPT_KCHUNK_TESTS 4
 int opt_kchunk_tests(int tests, int *failed);
+/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it); prints
+ * OPT_KVTILE_TESTS TAP lines. */
+#define OPT_KVTILE_TESTS 4
+int opt_kvtile_tests(int tests, int *failed);
 #if defined(__x86_64__)
 void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                        const void *e, void *d);
@@ -217,6 +221,10 @@ typedef struct opt_vtile {
     const char *t, *e;
     char *d;
     int32_t tiles;
+    int32_t groups; /* > 0: off holds every fourth tile's offsets; tile
+                       4g + 1 is tile 4g plus in[0] (packed), 4g + 2 plus
+                       in[1], 4g + 3 plus both */
+    uint64_t in[2];
     uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
     int mode[3];
     size_t last[3]; /* bytes the last tile's loads reach, per operand */
@@ -360,6 +368,55 @@ static inline void opt_crep_step(opt_crep_job *j, size_t q, size_t m)
 opt_crep_fn opt_crep_x16__avx2, opt_crep_x32__avx2, opt_crep_x64__avx2;
 opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
     opt_crep_x64__avx512;
+#endif
+
+/* ---- opt_ptile.c: short rows as 64-byte chunks of byte permutes ------- */
+
+/* A blocked plan at AVX-512 with VBMI whose block (the inner axes, the
+ * top one perhaps in part) is at most OPT_PTILE_NCH chunks of 64 output
+ * bytes: per chunk each operand is one 64-byte load (dense: the chunk's
+ * own bytes; else a window at win[k][j] from the block's base) spread
+ * over the chunk's bytes by vpermb through ctl[k][j], the same for every
+ * block; cond's bytes (one per element's byte) through vptestmb to a
+ * 64-bit mask, one byte blend, one store.  No scratch: the broadcast
+ * operands are expanded in registers.  An odometer over the axes above
+ * the block (level 0 the rest of the top axis) gives each block's bases:
+ * level l steps operand k by delta[k][l] bytes (levels below wrapping). */
+#define OPT_PTILE_NCH 4
+typedef struct opt_ptile {
+    _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
+    int32_t win[3][OPT_PTILE_NCH];
+    int nch, mode[3], nax;  /* mode: 0 dense, 1 window, 2 16-byte one */
+    int csame;              /* cond's window and control: one for all */
+    size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
+    uint64_t tail;           /* store mask of the last chunk */
+    int64_t dims[SEL_MAX_RANK], delta[3][SEL_MAX_RANK];
+    int64_t step[3][SEL_MAX_RANK]; /* bytes per step of level l alone */
+} opt_ptile;
+/* n whole blocks from odometer state idx, operand byte offsets off[] into
+ * src[], output at d.  A block whose loads would pass operand k's end
+ * (off[k] > lim[k]) reads from tail[k], a copy of the tensor's last bytes
+ * with room after them, at off[k] - rebase[k].  Leaves idx and off at the
+ * next block. */
+typedef struct opt_ptile_job {
+    const char *src[3], *tail[3];
+    int64_t lim[3], rebase[3];
+    int64_t off[3], idx[SEL_MAX_RANK];
+    char *d;
+    size_t n;
+    int nt;
+} opt_ptile_job;
+/* The tiles of blocked plan p at this level and width (built once per
+ * shape and thread, kept), or NULL: the blocks of opt_block.c then (also
+ * when the call streams, nt, and blocks are not whole 64-byte lines). */
+const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt);
+/* Output elements [begin, end) (any range: blocks cut at its ends run
+ * through a buffer). */
+void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
+                     const void *const data[3], char *d, size_t w, int nt,
+                     int64_t begin, int64_t end);
+#if defined(__x86_64__)
+void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j);
 #endif
 
 /* ---- opt_dispatch.c: the ISA level, resolved once --------------------- */

@@ -1,5 +1,5 @@
 /* opt_chunk.c - plans small outputs of any shape as a program of 64-byte
- * chunks (AVX512-VBMI runs it: opt_chunk__avx512 in opt_avx512.c).
+ * chunks (AVX512-VBMI runs it: opt_chunk__avx512 in opt_avx512_perm.c).
  *
  * The elements are walked once in output order (an odometer over the
  * plan); for each chunk of 64 output bytes and each operand, the bytes

@@ -91,6 +91,7 @@ typedef struct run {
     char *d;
     size_t w;
     opt_kernel_fn *kern, *fill, *copy, *line; /* line: x8 copy (edges) */
+    const opt_ptile *pt; /* blocks in registers (opt_ptile.c), or NULL */
     int nt, isa;
     int32_t pair; /* the axis whose rows run in pairs (pair_axis), or -1 */
     int edge;     /* streams, rows ending inside a line: edge_row */
@@ -364,8 +365,10 @@ static void run_range(const run *x, int64_t begin, int64_t end)
 /* [begin, end) by the plan's walk: blocks when rows are short. */
 static void walk(const run *x, int64_t begin, int64_t end)
 {
-    if (x->p->btop >= 0) {
-        const void *const data[3] = {x->c, x->t, x->e};
+    const void *const data[3] = {x->c, x->t, x->e};
+    if (x->pt)
+        opt_ptile_range(x->pt, x->p, data, x->d, x->w, x->nt, begin, end);
+    else if (x->p->btop >= 0) {
         opt_block_range(x->p, data, x->d, x->w, x->isa, x->nt, begin, end);
     } else
         run_range(x, begin, end);
@@ -422,6 +425,8 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.edge = x.nt && p->btop < 0 && p->rank >= 2 && x.pair < 0 &&
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
     x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;
+    x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa, x.nt)
+                                        : NULL;
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     if (threads <= 1) {

@@ -230,6 +230,116 @@ static int crep_tests(int tests, int *failed, const size_t *lens, size_t nlen)
 #define CREP_TESTS 0
 #endif
 
+#if defined(__x86_64__)
+/* ---- the byte-permute blocks (opt_ptile.c, AVX-512 VBMI) ---------------
+ * Plans of interleaved broadcasts (rank 6-8, a middle axis, odd inner
+ * axes, random ones), each range whole and cut anywhere, streams on and
+ * off, against the plan's own strides walked element by element. */
+#define PT_TESTS 4
+#define PT_MAX (1 << 16)
+static uint8_t pin[3][PT_MAX * 8 + 64], pout[PT_MAX * 8 + 2 * GUARD];
+
+/* Shape i of the list (random past it): dims of cond, then, else. */
+static int pt_shape(int i, int64_t d[3][8])
+{
+    static const char *const fixed[] = {
+        "8x1x8x1x8x1 1x8x1x8x1x8 8x8x8x8x8x8", "256x1x8 1x256x8 256x256x8",
+        "4x1x8x1x8x1x8 1x4x1x8x1x8x1 4x4x8x8x8x8x8",
+        "4x1x4x1x4x1x4x1 1x4x1x4x1x4x1x4 4x4x4x4x4x4x4x4",
+        "2x1x1x1 170x2x3x13x1 170x1x3x1x1", "7x1x13 1x5x13 7x5x1",
+        "1x9x1x3 6x1x5x3 6x9x5x1"};
+    const int nf = (int)(sizeof fixed / sizeof *fixed);
+    int rank = 0;
+    if (i < nf) {
+        const char *p = fixed[i];
+        for (int k = 0; k < 3; k++, rank = 0)
+            while (*p && *p != ' ')
+                d[k][rank++] = strtoll(p, (char **)&p, 10), p += *p == 'x';
+        return (int)(strchr(fixed[i], ' ') - fixed[i] + 1) / 2;
+    }
+    rank = 3 + (int)(next() % 6);
+    for (int a = 0; a < rank; a++) {
+        const int64_t n = 1 + (int64_t)(next() % 9);
+        for (int k = 0; k < 3; k++)
+            d[k][a] = next() % 2 ? n : 1;
+        d[2][a] = n; /* else whole: the output's shape */
+    }
+    return rank;
+}
+
+/* One shape at width w: 0 when every range matches (or no tiles). */
+static int pt_one(int i, size_t w)
+{
+    int64_t d[3][8], o[3][8];
+    const int rank = pt_shape(i, d);
+    sel_tensor ts[4];
+    const sel_broadcast b = {SEL_BROADCAST_NUMPY, -1, SEL_COND_BIDIRECTIONAL};
+    const opt_ptile *t;
+    opt_geom g;
+    opt_plan p;
+    for (int k = 0; k < 4; k++)
+        ts[k].dtype = k ? SEL_DT_U8 + 0 * (int)w : SEL_DT_BOOLEAN,
+        ts[k].rank = rank, ts[k].dims = d[k < 3 ? k : 2], ts[k].data = pin[0];
+    for (int k = 1; k < 4; k++)
+        ts[k].dtype = w == 1 ? SEL_DT_U8 : w == 2 ? SEL_DT_U16 : w == 4 ? SEL_DT_U32 : SEL_DT_U64;
+    if (opt_check(&ts[0], &ts[1], &ts[2], b, NULL, &g) || g.count > PT_MAX)
+        return 0;
+    opt_plan_make(&g, w, &p);
+    if (!(t = opt_ptile_get(&p, w, OPT_ISA_avx512, 0)))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        for (size_t j = 0; j < p.in_bytes[k]; j++)
+            pin[k][j] = k ? (uint8_t)next() : cond_bytes[next() % 5];
+    for (int r = 0; r < 8; r++) {
+        const int64_t n = g.count, lo = r ? (int64_t)(next() % (uint64_t)n) : 0;
+        const int64_t hi = r ? lo + (int64_t)(next() % (uint64_t)(n - lo + 1)) : n;
+        const void *const data[3] = {pin[0], pin[1], pin[2]};
+        memset(pout, POISON, sizeof pout);
+        opt_ptile_range(t, &p, data, (char *)pout + GUARD, w, r % 2, lo, hi);
+        opt_fence();
+        memset(o, 0, sizeof o);
+        for (int64_t e = 0; e < n + 2 * (int64_t)GUARD / (int64_t)w; e++) {
+            const int64_t x = e - GUARD / (int64_t)w;
+            int64_t q = x, off[3] = {0, 0, 0};
+            uint8_t want_b[8];
+            for (int32_t a = p.rank - 1; a >= 0 && x >= 0; a--, q /= p.dims[a + 1])
+                for (int k = 0; k < 3; k++)
+                    off[k] += q % p.dims[a] * p.st[k][a];
+            memset(want_b, POISON, w);
+            if (x >= lo && x < hi)
+                memcpy(want_b, pin[pin[0][off[0]] ? 1 : 2] + off[pin[0][off[0]] ? 1 : 2] * (int64_t)w, w);
+            if (memcmp(pout + e * (int64_t)w, want_b, w)) {
+                printf("# ptile x%zu shape %d range [%lld, %lld): element %lld\n",
+                       w * 8, i, (long long)lo, (long long)hi, (long long)x);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int pt_tests(int tests, int *failed)
+{
+    for (int wi = 0; wi < 4; wi++) {
+        int bad = 0;
+        tests++;
+        if (!opt_isa_supported(OPT_ISA_avx512) || !opt_cpu_vbmi()) {
+            printf("ok %d - ptile_x%d__avx512 # SKIP this CPU has no "
+                   "AVX512-VBMI\n", tests, 8 << wi);
+            continue;
+        }
+        for (int i = 0; i < 200 && !bad; i++)
+            bad |= pt_one(i, (size_t)1 << wi);
+        *failed += bad;
+        printf("%s %d - ptile_x%d__avx512\n", bad ? "not ok" : "ok", tests,
+               8 << wi);
+    }
+    return tests;
+}
+#else
+#define PT_TESTS 0
+#endif
+
 static atomic_int hits[257];
 
 static void count_chunk(void *ctx, size_t i)
@@ -312,7 +422,7 @@ int main(int argc, char **argv)
 
     printf("TAP version 13\n1..%d\n",
            OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2 + CREP_TESTS +
-               OPT_KCHUNK_TESTS + 2);
+               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + PT_TESTS + 2);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -347,8 +457,10 @@ int main(int argc, char **argv)
                 }
 #if defined(__x86_64__)
     tests = crep_tests(tests, &failed, lengths, nlen);
+    tests = pt_tests(tests, &failed);
 #endif
     tests = opt_kchunk_tests(tests, &failed);
+    tests = opt_kvtile_tests(tests, &failed);
     {
         int bad = pool_once();
         failed += bad;

@@ -179,7 +179,15 @@ static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
         return -1;
     if (!controls(x, wt, tb, w))
         return -1;
-    x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
+    if (bits - tb < 2) {
+        x->groups = 0;
+        x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
+        return 1;
+    }
+    /* Groups of four tiles: the two tile bits below the table's. */
+    x->in[0] = wt[tb], x->in[1] = wt[tb + 1];
+    x->groups = (int32_t)offsets_bits(x->off.w, wt + tb + 2, bits - tb - 2);
+    x->tiles = x->groups * 4;
     return 1;
 }
 
@@ -214,27 +222,57 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
             s.od[s.no - 1 - i] = d, s.os[s.no - 1 - i] = st;
         }
         x->tiles = (int32_t)offsets(x->off.w, s.od, s.os, s.no);
+        x->groups = 0;
     }
-    last = x->off.w[x->tiles - 1];
+    last = x->groups ? x->off.w[x->groups - 1] + x->in[0] + x->in[1]
+                     : x->off.w[x->tiles - 1];
     for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
         x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
     return 1;
 }
 
-void opt_vtile_run(opt_vtile *x, const void *c, const void *t, const void *e,
-                   void *d, const opt_plan *p)
+/* The tiles on pointers that are safe to read. */
+static void run(opt_vtile *x, const void *const *src, void *d)
 {
-    _Alignas(32) char pad[3][OPT_VTILE_MAX + 32];
-    const void *src[3] = {c, t, e};
-    for (int k = 0; k < 3; k++)
-        if (x->last[k] > p->in_bytes[k]) { /* a window would read past */
-            memcpy(pad[k], src[k], p->in_bytes[k]);
-            src[k] = pad[k];
-        }
     x->c = (const uint8_t *)src[0];
     x->t = (const char *)src[1], x->e = (const char *)src[2];
     x->d = (char *)d;
 #if defined(__x86_64__)
     opt_vtile__avx2(x);
 #endif
+}
+
+/* An operand whose last window would cross into the next page (which may
+ * not be readable) copied to the stack first: rare, and out of line so
+ * that the usual call's frame has no 12 KiB to probe. */
+static __attribute__((noinline)) void run_padded(opt_vtile *x,
+                                                 const void **src, void *d,
+                                                 const opt_plan *p, int far)
+{
+    _Alignas(32) char pad[3][OPT_VTILE_MAX + 32];
+    for (int k = 0; k < 3; k++)
+        if (far >> k & 1) {
+            memcpy(pad[k], src[k], p->in_bytes[k]);
+            src[k] = pad[k];
+        }
+    run(x, src, d);
+}
+
+/* Windows may read past an operand's last byte but not past the page
+ * its last byte is on (the loop's loads fault nowhere else). */
+void opt_vtile_run(opt_vtile *x, const void *c, const void *t, const void *e,
+                   void *d, const opt_plan *p)
+{
+    const void *src[3] = {c, t, e};
+    int far = 0;
+    for (int k = 0; k < 3; k++) {
+        const uintptr_t end = (uintptr_t)src[k] + p->in_bytes[k] - 1;
+        far |= (x->last[k] > p->in_bytes[k] &&
+                end >> 12 != (end + x->last[k] - p->in_bytes[k]) >> 12)
+               << k;
+    }
+    if (far)
+        run_padded(x, src, d, p, far);
+    else
+        run(x, src, d);
 }

@@ -310,6 +310,47 @@ static void midaxis(rng *r, tcase *c)
     note(c, "midaxis");
 }
 
+/* Rank 4-8, cond and then on alternate axes (1s between, an axis or two
+ * swapped), else whole or on any axes, outputs of 4 Ki - 512 Ki elements
+ * of every width: opt_ptile.c's chunks of byte permutes (AVX-512 VBMI),
+ * its odometer's runs, blocks near an operand's end, ranges cut by the
+ * threads' chunks (and the blocks of opt_block.c below AVX-512). */
+static void interleaved_big(rng *r, tcase *c)
+{
+    const int rank = 4 + below(r, 5), odd = below(r, 2);
+    const int64_t target = (int64_t)1 << (12 + below(r, 8));
+    int64_t n = 1;
+    c->b.type = SEL_BROADCAST_NUMPY;
+    c->b.flags = chance(r, 50) ? SEL_COND_BIDIRECTIONAL : 0;
+    for (int i = 0; i < rank; i++)
+        n *= c->dims[D][i] = chance(r, 10) ? 1 : 2 + below(r, 15);
+    for (int i = 0; n < target && i < 64; i++) { /* grow an axis */
+        const int k = below(r, rank);
+        n = n / c->dims[D][k] * (c->dims[D][k] * 2);
+        c->dims[D][k] *= 2;
+    }
+    while (n > (int64_t)MAX_ELEMS * 4) { /* difftest's cap */
+        int k = 0;
+        for (int i = 1; i < rank; i++)
+            k = c->dims[D][i] > c->dims[D][k] ? i : k;
+        n = n / c->dims[D][k] * (c->dims[D][k] / 2);
+        c->dims[D][k] /= 2;
+    }
+    for (int i = 0; i < rank; i++) {
+        const int side = (i % 2 == odd) != chance(r, 15);
+        c->dims[C][i] = side ? c->dims[D][i] : 1;
+        c->dims[T][i] = !side || chance(r, 10) ? c->dims[D][i] : 1;
+        c->dims[E][i] = chance(r, 50) ? c->dims[D][i] : 1;
+    }
+    if (!(c->b.flags & SEL_COND_BIDIRECTIONAL)) /* cond one way: no axis */
+        for (int i = 0; i < rank; i++)          /* of it beyond then's  */
+            if (c->dims[T][i] == 1 && c->dims[E][i] == 1)
+                c->dims[T][i] = c->dims[D][i];
+    for (int k = 0; k < 4; k++)
+        c->rank[k] = rank;
+    note(c, "interleaved big");
+}
+
 void h_gen(uint64_t seed, uint64_t idx, tcase *c)
 {
     rng r = {seed * 0x9e3779b97f4a7c15u ^ (idx + 1) * 0xd1b54a32d192ed03u};
@@ -383,4 +424,6 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         interleaved(&r, c);
     else if (chance(&r, 5))
         midaxis(&r, c);
+    else if (chance(&r, 5))
+        interleaved_big(&r, c);
 }

@@ -1,0 +1,372 @@
+/* opt_avx512_perm.c - the AVX-512 loops built on byte permutes (VBMI's
+ * vpermb and vpermi2b): small outputs as chunk programs (opt_chunk.c) and
+ * short rows as blocks expanded in registers (opt_ptile.c).  Compiled with
+ * the AVX-512 level's flags; each function carries target("avx512vbmi")
+ * and runs only where opt_cpu_vbmi() says so.  Kept apart from
+ * opt_avx512.c, whose kernels need no VBMI.
+ */
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512VL__)
+#error "opt_avx512_perm.c needs -mavx512f -mavx512bw -mavx512vl"
+#endif
+
+#include <immintrin.h>
+
+#include "opt.h"
+
+#define VBMI __attribute__((target("avx512vbmi")))
+
+/* ---- small outputs in 64-byte chunks (opt_chunk.c) ----------------------
+ * Per chunk and operand one load of the window under a mask (nothing
+ * outside the window is read: masked-off bytes do not fault) and vpermb
+ * (vpermi2b of two loads when the bytes lie in two windows), then
+ * vptestmb of cond's bytes and a byte blend: about 30 instructions per 64
+ * output bytes whatever the shape. */
+static const uint64_t chunk_len[65] = {
+#define CL1(n) (n) ? ~0ull >> ((64 - (n)) & 63) : 0
+#define CL8(n) CL1(n), CL1(n + 1), CL1(n + 2), CL1(n + 3), CL1(n + 4),       \
+               CL1(n + 5), CL1(n + 6), CL1(n + 7)
+    CL8(0), CL8(8), CL8(16), CL8(24), CL8(32), CL8(40), CL8(48), CL8(56), ~0ull,
+#undef CL8
+#undef CL1
+};
+
+/* Loads here may read past an operand's last byte (never past the page
+ * it is on: opt_chunk__avx512 checks): ASan would call that an overflow. */
+#define CHUNK_FN                                                              \
+    static inline __attribute__((always_inline, no_sanitize_address)) VBMI
+
+/* Operand k's bytes for a chunk (mode 0: the window in order; 1: one
+ * window of 64 bytes; 2: two), windows at p and p2, control at ix.  Plain
+ * loads: on Zen 4 a masked load across a cache line took 2.5 times as
+ * long. */
+CHUNK_FN __m512i chunk_op(const char *p, const char *p2, const uint8_t *ix,
+                          int mode)
+{
+    if (mode == 3) /* every lane holds the window: indices 0-15 */
+        return _mm512_permutexvar_epi8(
+            _mm512_load_si512(ix),
+            _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)p)));
+    const __m512i a = _mm512_loadu_si512(p);
+    if (mode == 0)
+        return a;
+    if (mode == 1)
+        return _mm512_permutexvar_epi8(_mm512_load_si512(ix), a);
+    return _mm512_permutex2var_epi8(a, _mm512_load_si512(ix),
+                                    _mm512_loadu_si512(p2));
+}
+
+#define CHUNK_OP(k, m)                                                        \
+    chunk_op(src[k] + r->off[k], src[k] + r->off2[k], x->ctl + r->ctl[k], m)
+CHUNK_FN __m512i chunk_at(const opt_chunk *x, const char *const *src,
+                          int32_t i, const int m0, const int m1, const int m2)
+{
+    const opt_chunk_rec *r = &x->rec[i];
+    const __m512i c = CHUNK_OP(0, m0), t = CHUNK_OP(1, m1),
+                  e = CHUNK_OP(2, m2);
+    return _mm512_mask_blend_epi8(_mm512_test_epi8_mask(c, c), e, t);
+}
+
+/* Chunks 0..n-1 with whole-vector loads, specialized by the modes; and
+ * chunk n, the last, stored under a mask (last). */
+CHUNK_FN void chunk_main(const opt_chunk *x, const char *const *src, char *d,
+                         int32_t n, const int last, const int m0,
+                         const int m1, const int m2)
+{
+    for (int32_t i = 0; i < n; i++)
+        _mm512_storeu_si512(d + (size_t)i * 64,
+                            chunk_at(x, src, i, m0, m1, m2));
+    if (last)
+        _mm512_mask_storeu_epi8(d + (size_t)n * 64, chunk_len[x->tail],
+                                chunk_at(x, src, n, m0, m1, m2));
+}
+
+/* The chunks from safe on: each window loaded under its mask (nothing
+ * past it is read), the last chunk stored under one; two: some window is
+ * wider than 64 bytes. */
+CHUNK_FN void chunk_rest(const opt_chunk *x, const char *const *src,
+                         char *d, const int two)
+{
+    for (int32_t i = x->safe; i < x->chunks; i++) {
+        const opt_chunk_rec *r = &x->rec[i];
+        __m512i v[3];
+        _Pragma("GCC unroll 3") for (int k = 0; k < 3; k++) {
+            const char *p = src[k] + r->off[k];
+            const __m512i ix = _mm512_load_si512(x->ctl + r->ctl[k]),
+                          a = _mm512_maskz_loadu_epi8(chunk_len[r->n0[k]], p);
+            v[k] = two ? _mm512_permutex2var_epi8(
+                             a, ix,
+                             _mm512_maskz_loadu_epi8(chunk_len[r->n1[k]],
+                                                     src[k] + r->off2[k]))
+                       : _mm512_permutexvar_epi8(ix, a);
+        }
+        _mm512_mask_storeu_epi8(
+            d + (size_t)i * 64, chunk_len[i + 1 < x->chunks ? 64 : x->tail],
+            _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]), v[2],
+                                   v[1]));
+    }
+}
+
+/* chunk_main by the modes (64 loops; each about 100 bytes of code). */
+#define CHUNK4(a, b, n, last)                                                 \
+    case a * 16 + b * 4: chunk_main(x, src, d, n, last, a, b, 0); break;      \
+    case a * 16 + b * 4 + 1: chunk_main(x, src, d, n, last, a, b, 1); break;  \
+    case a * 16 + b * 4 + 2: chunk_main(x, src, d, n, last, a, b, 2); break;  \
+    case a * 16 + b * 4 + 3: chunk_main(x, src, d, n, last, a, b, 3); break;
+#define CHUNK16(a, n, last)                                                   \
+    CHUNK4(a, 0, n, last) CHUNK4(a, 1, n, last) CHUNK4(a, 2, n, last)         \
+    CHUNK4(a, 3, n, last)
+#define CHUNK_MODES(n, last)                                                  \
+    switch (x->mode[0] * 16 + x->mode[1] * 4 + x->mode[2]) {                  \
+        CHUNK16(0, n, last) CHUNK16(1, n, last) CHUNK16(2, n, last)           \
+        CHUNK16(3, n, last)                                                   \
+    }
+
+/* Operands near the end of a page: the small ones copied to a padded
+ * buffer, the chunks that would still read past an end under masks. */
+static __attribute__((noinline, no_sanitize_address)) VBMI void
+chunk_slow(const opt_chunk *x, const char **src, char *d)
+{
+    _Alignas(64) char pad[3][OPT_CHUNK_PAD + 128];
+    for (int k = 0; k < 3; k++)
+        if (x->pad[k]) {
+            for (uint32_t o = 0; o < x->inb[k]; o += 64) {
+                const __mmask64 m =
+                    chunk_len[x->inb[k] - o < 64 ? x->inb[k] - o : 64];
+                _mm512_store_si512(pad[k] + o,
+                                   _mm512_maskz_loadu_epi8(m, src[k] + o));
+            }
+            src[k] = pad[k];
+        }
+    CHUNK_MODES(x->safe, 0)
+    if (x->mode[0] == 2 || x->mode[1] == 2 || x->mode[2] == 2) /* 3: n1 0 */
+        chunk_rest(x, src, d, 1);
+    else
+        chunk_rest(x, src, d, 0);
+}
+
+__attribute__((no_sanitize_address)) VBMI void
+opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
+                  const void *e, void *dst)
+{
+    const char *src[3] = {(const char *)c, (const char *)t, (const char *)e};
+    char *const d = (char *)dst;
+    int near = 0;
+    for (int k = 0; k < 3; k++) { /* loads past the end stay on its page */
+        const uintptr_t end = (uintptr_t)src[k] + x->inb[k] - 1;
+        near |= end >> 12 != (end + 63) >> 12;
+    }
+    if (near) {
+        chunk_slow(x, src, d);
+        return;
+    }
+    CHUNK_MODES(x->chunks - 1, 1)
+}
+
+/* ---- short rows in 64-byte chunks of byte permutes (opt_ptile.c) --------
+ * Per chunk of a block: each operand one load, spread by vpermb through
+ * the chunk's control (the same in every block), cond through vptestmb to
+ * a byte mask, one byte blend, one store.  A block whose loads would pass
+ * an operand's end reads that operand from a copy of its last bytes. */
+#define PT_ALWAYS static inline __attribute__((always_inline)) VBMI
+
+/* A window: 64 bytes, or (mode 2) 16 bytes in every lane, which crosses
+ * a cache line less often (the controls index below 16 then). */
+PT_ALWAYS __m512i pt_win(const char *p, const int mode)
+{
+    if (mode == 2)
+        return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)p));
+    return _mm512_loadu_si512(p);
+}
+
+/* The fast loops' block: chunk J (a literal) with the controls rK##J and
+ * windows wK##J of pt_loop in named locals (arrays of them were kept on
+ * the stack: two more 64-byte loads per chunk). */
+#define PT_OP(K, MK, SK, J)                                                   \
+    (!(MK) ? _mm512_loadu_si512((SK) + 64 * (J))                              \
+           : _mm512_permutexvar_epi8(r##K##J, pt_win((SK) + w##K##J, MK)))
+#define PT_CH(J, S0, S1, S2, D)                                               \
+    if (NC > (J)) {                                                           \
+        __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
+        if ((J) == 0 || !csame) { /* cond's mask, once when all chunks */    \
+            const __m512i c_ = PT_OP(0, m0, S0, J); /* share it */          \
+            k_ = _mm512_test_epi8_mask(c_, c_);                               \
+        }                                                                     \
+        __asm__("" : "+v"(a_), "+v"(b_));                                     \
+        a_ = _mm512_mask_blend_epi8(k_, b_, a_);                              \
+        if ((J) == NC - 1 && tail != ~0ull)                                   \
+            _mm512_mask_storeu_epi8((D) + 64 * (J), tail, a_);                \
+        else if (nt)                                                          \
+            _mm512_stream_si512((void *)((D) + 64 * (J)), a_);                \
+        else                                                                  \
+            _mm512_storeu_si512((D) + 64 * (J), a_);                          \
+    }
+#define PT_BLOCK(S0, S1, S2, D)                                               \
+    do {                                                                      \
+        __mmask64 k_ = 0;                                                     \
+        PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
+        PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
+    } while (0)
+#define PT_REGS(K)                                                            \
+    const __m512i r##K##0 = pt_ctl(t, K, 0, NC), r##K##1 = pt_ctl(t, K, 1, NC), \
+                  r##K##2 = pt_ctl(t, K, 2, NC), r##K##3 = pt_ctl(t, K, 3, NC); \
+    const int64_t w##K##0 = t->win[K][0], w##K##1 = t->win[K][1],             \
+                  w##K##2 = t->win[K][2], w##K##3 = t->win[K][3]
+
+/* Chunk j's control of operand k when the block has it. */
+PT_ALWAYS __m512i pt_ctl(const opt_ptile *t, int k, int j, const int NC)
+{
+    return j < NC ? _mm512_load_si512((const void *)t->ctl[k][j])
+                  : _mm512_setzero_si512();
+}
+
+/* Operand k's base for a block at offset o: the tensor, or near its end
+ * the tail copy. */
+PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
+{
+    return o > jb->lim[k] ? jb->tail[k] + (o - jb->rebase[k])
+                          : jb->src[k] + o;
+}
+
+/* Blocks [c, run) of a run of level 0, some near an operand's end: from
+ * the tensor or the tail copy each, the modes tested per chunk (one
+ * version for every mode: few blocks come here). */
+static __attribute__((noinline)) VBMI void
+pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
+            int64_t run)
+{
+    for (int64_t r = c; r < run; r++, d += t->bbytes) {
+        const char *s[3];
+        for (int k = 0; k < 3; k++)
+            s[k] = pt_base(jb, k, jb->off[k] + r * t->step[k][0]);
+        for (int j = 0; j < t->nch; j++) {
+            __m512i v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
+                     : _mm512_permutexvar_epi8(
+                           _mm512_load_si512((const void *)t->ctl[k][j]),
+                           pt_win(s[k] + t->win[k][j], t->mode[k] == 2 ? 2 : 1));
+            v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
+                                          v[2], v[1]);
+            if (j == t->nch - 1 && t->tail != ~0ull)
+                _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
+            else if (jb->nt)
+                _mm512_stream_si512((void *)(d + 64 * j), v[1]);
+            else
+                _mm512_storeu_si512(d + 64 * j, v[1]);
+        }
+    }
+}
+
+/* 1 when n0 x n1 x n2 blocks from the job's state (levels 0, 1, 2) all
+ * read clear of each operand's end: the last has the largest offsets. */
+PT_ALWAYS int pt_clear(const opt_ptile *t, const opt_ptile_job *jb,
+                       int64_t n0, int64_t n1, int64_t n2)
+{
+    for (int k = 0; k < 3; k++)
+        if (jb->off[k] + (n0 - 1) * t->step[k][0] +
+                (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] >
+            jb->lim[k])
+            return 0;
+    return 1;
+}
+
+/* How many blocks of levels 1 and 2 the next run may take whole (*n1,
+ * *n2; 1 each when not), the run being level 0 from index 0 on, and how
+ * many blocks of the run read clear of the operands' ends (offsets grow
+ * along level 0: the first ones). */
+PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
+                          size_t left, int64_t run, int64_t *n1, int64_t *n2)
+{
+    const int64_t *dm = t->dims, *ix = jb->idx;
+    int64_t c = run;
+    *n1 = *n2 = 1;
+    if (t->nax > 1 && !ix[0] && !ix[1] && left >= (size_t)(dm[0] * dm[1])) {
+        *n1 = dm[1];
+        if (t->nax > 2 && !ix[2] && left >= (size_t)(dm[0] * dm[1] * dm[2]))
+            *n2 = dm[2];
+    }
+    if (*n2 > 1 && !pt_clear(t, jb, run, *n1, *n2))
+        *n2 = 1;
+    if (*n1 > 1 && !pt_clear(t, jb, run, *n1, 1))
+        *n1 = 1;
+    for (int k = 0; k < 3; k++) {
+        const int64_t o = jb->off[k], l = jb->lim[k], st = t->step[k][0];
+        const int64_t q = o > l ? -1 : st ? (l - o) / st : run; /* no */
+        c = q < c ? q + 1 : c; /* overflow at lim INT64_MAX */
+    }
+    return c;
+}
+
+/* The odometer's levels 0-2 as counted loops of blocks with plain pointers
+ * where every block is clear of the operands' ends (a check per block and
+ * the state kept in memory cost about twice the chunks; rank8_f32 ran at
+ * 0.54 in runs of 8 blocks of 2 chunks, 0.76 in runs of 16 of 4). */
+PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
+                       const int m1, const int m2, const int NC)
+{
+    const int nt = jb->nt;
+    const size_t bb = t->bbytes;
+    const int64_t *s0 = t->step[0], *s1 = t->step[1], *s2 = t->step[2];
+    size_t left = jb->n;
+    char *d = jb->d;
+    const uint64_t tail = t->tail;
+    const int csame = t->csame;
+    PT_REGS(0);
+    PT_REGS(1);
+    PT_REGS(2);
+    while (left) {
+        int64_t run = t->dims[0] - jb->idx[0], n1, n2, c;
+        run = (size_t)run < left ? run : (int64_t)left;
+        c = pt_span(t, jb, left, run, &n1, &n2);
+        for (int64_t i2 = 0; i2 < n2 && c; i2++)
+                for (int64_t i1 = 0; i1 < n1; i1++) {
+                    const char *p0 = jb->src[0] + jb->off[0] + i2 * s0[2] + i1 * s0[1],
+                               *p1 = jb->src[1] + jb->off[1] + i2 * s1[2] + i1 * s1[1],
+                               *p2 = jb->src[2] + jb->off[2] + i2 * s2[2] + i1 * s2[1];
+                    for (int64_t r = 0;;) {
+                        PT_BLOCK(p0, p1, p2, d);
+                        d += bb;
+                        if (++r == c) /* no pointer past the run */
+                            break;
+                        p0 += s0[0], p1 += s1[0], p2 += s2[0];
+                    }
+                }
+        if (c < run) /* the few blocks near an end */
+            pt_near_end(t, jb, d, c, run), d += (size_t)(run - c) * bb;
+        /* The state at the last block, then one step of the odometer. */
+        for (int k = 0; k < 3; k++)
+            jb->off[k] += (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] +
+                          run * t->step[k][0];
+        jb->idx[1] += n1 - 1, jb->idx[2] += n2 - 1;
+        left -= (size_t)(run * n1 * n2), jb->idx[0] += run;
+        if (jb->idx[0] == t->dims[0] && t->nax > 1) { /* carry */
+            int l = 1;
+            jb->idx[0] = 0;
+            while (++jb->idx[l] == t->dims[l] && l + 1 < t->nax)
+                jb->idx[l++] = 0;
+            for (int k = 0; k < 3; k++)
+                jb->off[k] += t->delta[k][l] - t->step[k][0];
+        }
+    }
+    jb->d = d;
+}
+
+#define PT_M2(NC, m0, m1)                                                    \
+    case m0 * 9 + m1 * 3 + 0: pt_loop(t, j, m0, m1, 0, NC); break;          \
+    case m0 * 9 + m1 * 3 + 1: pt_loop(t, j, m0, m1, 1, NC); break;          \
+    case m0 * 9 + m1 * 3 + 2: pt_loop(t, j, m0, m1, 2, NC); break;
+#define PT_M1(NC, m0) PT_M2(NC, m0, 0) PT_M2(NC, m0, 1) PT_M2(NC, m0, 2)
+#define PT_MODES(NC)                                                         \
+    switch (t->mode[0] * 9 + t->mode[1] * 3 + t->mode[2]) {                  \
+        PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2)                               \
+    }
+
+VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
+{
+    switch (t->nch) {
+    case 1: PT_MODES(1) break;
+    case 2: PT_MODES(2) break;
+    case 3: PT_MODES(3) break;
+    default: PT_MODES(4) break;
+    }
+}

@@ -1,0 +1,318 @@
+/* opt_ptile.c - short rows at AVX-512 with VBMI: the output in blocks of a
+ * few 64-byte chunks whose broadcast operands are expanded in registers by
+ * byte permutes (opt_ptile_blocks__avx512), not in scratch.
+ *
+ * A block is the plan's inner axes and r rows of the next (the top); in
+ * every block an operand reads the same pattern of bytes from its own
+ * base, so per chunk one control and one window offset, found here once
+ * per shape, serve every block.  A chunk qualifies when each operand's
+ * bytes in it lie within 64 bytes.  The axes above make an odometer.
+ */
+#include <string.h>
+
+#include "opt.h"
+
+#if defined(__x86_64__)
+
+#define BMAX (64 * OPT_PTILE_NCH)
+/* A tail copy: reach (at most a block's bytes and a window) and a window
+ * read past it. */
+
+
+#define PT_PREF 4
+#define SMALL 4096
+#define TAIL (SMALL + 2 * BMAX + 128)
+
+/* Element offsets of operand k over a block (axes top.. of p, r rows of
+ * the top): e walks the block in output order. */
+static void eoffs(const opt_plan *p, int32_t top, int64_t r, int k,
+                  int64_t E, int64_t *o)
+{
+    int64_t idx[SEL_MAX_RANK] = {0}, cur = 0;
+    for (int64_t e = 0; e < E; e++) {
+        int32_t a = p->rank - 1;
+        o[e] = cur;
+        for (; a >= top; a--) {
+            const int64_t n = a == top ? r : p->dims[a];
+            cur += p->st[k][a];
+            if (++idx[a] < n)
+                break;
+            cur -= p->st[k][a] * n, idx[a] = 0;
+        }
+    }
+}
+
+/* Bytes chunk j of operand k spans (element offsets o). */
+static int64_t span(const int64_t *o, int k, size_t w, size_t B, int j)
+{
+    const size_t wk = k ? w : 1, b0 = 64 * (size_t)j;
+    const size_t b1 = b0 + 64 < B ? b0 + 64 : B;
+    int64_t lo = INT64_MAX, hi = -1;
+    for (size_t b = b0; b < b1; b++) {
+        const int64_t s = o[b / w] * (int64_t)wk + (k ? (int64_t)(b % w) : 0);
+        lo = s < lo ? s : lo, hi = s > hi ? s : hi;
+    }
+    return hi - lo + 1;
+}
+
+/* Operand k's chunks: mode, windows, controls.  0 when a chunk's bytes
+ * span more than 64. */
+static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
+{
+    const size_t wk = k ? w : 1, B = t->bbytes;
+    int dense = k || w == 1;
+    for (int64_t e = 0; e < E && dense; e++)
+        dense = o[e] == e;
+    t->mode[k] = !dense;
+    t->reach[k] = 64 * (size_t)t->nch;
+    if (dense)
+        return 1;
+    t->reach[k] = 0;
+    for (int j = 0; j < t->nch; j++) /* 16-byte windows when all fit */
+        if (t->mode[k] == 1 && span(o, k, w, B, j) > 16)
+            t->mode[k] = 0;
+    t->mode[k] = t->mode[k] == 1 ? 2 : 1;
+    for (int j = 0; j < t->nch; j++) {
+        const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
+        int64_t lo = INT64_MAX, hi = -1;
+        for (size_t b = b0; b < b1; b++) {
+            const int64_t s = o[b / w] * (int64_t)wk + (k ? (int64_t)(b % w) : 0);
+            lo = s < lo ? s : lo, hi = s > hi ? s : hi;
+        }
+        if (hi - lo >= 64)
+            return 0;
+        memset(t->ctl[k][j], 0, 64);
+        for (size_t b = b0; b < b1; b++)
+            t->ctl[k][j][b - b0] = (uint8_t)(o[b / w] * (int64_t)wk +
+                                   (k ? (int64_t)(b % w) : 0) - lo);
+        t->win[k][j] = (int32_t)lo;
+        if ((size_t)lo + 64 > t->reach[k]) /* also for 16-byte windows */
+            t->reach[k] = (size_t)lo + 64;
+    }
+    return 1;
+}
+
+/* The tiles of blocks of r rows of axis top; 0 when a chunk does not fit
+ * a window. */
+static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
+                 int64_t r, int64_t E)
+{
+    int64_t o[BMAX];
+    t->bbytes = (size_t)E * w;
+    t->nch = (int)((t->bbytes + 63) / 64);
+    t->tail = t->bbytes % 64 ? (1ull << (t->bbytes % 64)) - 1 : ~0ull;
+    for (int k = 0; k < 3; k++) {
+        eoffs(p, top, r, k, E, o);
+        if (!chunks(t, o, k, w, E))
+            return 0;
+    }
+    t->csame = t->mode[0] != 0;
+    for (int j = 1; j < t->nch; j++)
+        t->csame &= t->win[0][j] == t->win[0][0] &&
+                    !memcmp(t->ctl[0][j], t->ctl[0][0], 64);
+    /* The odometer: level 0 the top axis in steps of r rows, then the
+     * axes above it, innermost first; levels of one step left out. */
+    t->nax = 0;
+    for (int32_t a = top; a >= 0; a--) {
+        const int64_t n = a == top ? p->dims[a] / r : p->dims[a];
+        const int l = t->nax;
+        if (n == 1 && !(a == 0 && l == 0))
+            continue;
+        t->dims[l] = n;
+        for (int k = 0; k < 3; k++) {
+            const int64_t wk = k ? (int64_t)w : 1;
+            t->step[k][l] = p->st[k][a] * (a == top ? r : 1) * wk;
+            t->delta[k][l] = t->step[k][l];
+            for (int i = 0; i < l; i++)
+                t->delta[k][l] -= (t->dims[i] - 1) * t->step[k][i];
+        }
+        t->nax++;
+    }
+    return 1;
+}
+
+/* Candidate blocks, best first: whole chunks (or at least 3/4 of the last
+ * one used), then about 4 chunks per block (fewer odometer steps per
+ * byte, controls still few).  Tries them until one fits its windows. */
+static int choose(opt_ptile *t, const opt_plan *p, size_t w)
+{
+    struct { int32_t top; int64_t r, E; int score; } c[64];
+    int n = 0;
+    int64_t E0 = 1;
+    for (int32_t a = p->rank - 1; a >= 0 && n < 64; a--) {
+        for (int64_t r = 1; r <= p->dims[a] && n < 64; r++) {
+            const int64_t E = E0 * r;
+            const size_t B = (size_t)E * w, nch = (B + 63) / 64;
+            if (B > BMAX)
+                break;
+            if (p->dims[a] % r || B * 4 < nch * 64 * 3 || (B < 128 && B != 64))
+                continue;
+            c[n].top = a, c[n].r = r, c[n].E = E;
+            c[n].score = (B % 64 == 0) * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch);
+            n++;
+        }
+        E0 *= p->dims[a];
+        if ((size_t)E0 * w > BMAX)
+            break;
+    }
+    for (int tries = 0; tries < 6 && n > 0; tries++) {
+        int best = 0;
+        for (int i = 1; i < n; i++)
+            if (c[i].score > c[best].score)
+                best = i;
+        if (build(t, p, w, c[best].top, c[best].r, c[best].E))
+            return 1;
+        c[best] = c[--n];
+    }
+    return 0;
+}
+
+/* The thread's last shape and its tiles (ok = 0: none). */
+typedef struct cache {
+    int valid, ok, isa;
+    size_t w;
+    int32_t rank;
+    int64_t dims[SEL_MAX_RANK], st[3][SEL_MAX_RANK];
+    opt_ptile t;
+} cache;
+static _Thread_local cache memo;
+
+static int same(const cache *m, const opt_plan *p, size_t w, int isa)
+{
+    const size_t n = (size_t)p->rank * sizeof(int64_t);
+    if (!m->valid || m->isa != isa || m->w != w || m->rank != p->rank ||
+        memcmp(m->dims, p->dims, n))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (memcmp(m->st[k], p->st[k], n))
+            return 0;
+    return 1;
+}
+#endif
+
+#if defined(__x86_64__)
+/* Every operand opt_block.c would expand is the same in every block (no
+ * stride on the block's top axis or above): it expands each once per call
+ * and then runs whole blocks through the dense kernels. */
+static int kept_once(const opt_plan *p)
+{
+    for (int k = 0; k < 3; k++) {
+        int zeros = 0, outer = 0;
+        for (int32_t a = p->btop; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
+        for (int32_t a = 0; a <= p->btop; a++)
+            outer |= p->st[k][a] != 0;
+        if (zeros && zeros < p->rank - p->btop && outer)
+            return 0;
+    }
+    return 1;
+}
+
+/* cond broadcasts over every axis of opt_block.c's blocks. */
+static int cond_const(const opt_plan *p)
+{
+    for (int32_t a = p->btop; a < p->rank; a++)
+        if (p->st[0][a])
+            return 0;
+    return 1;
+}
+#endif
+
+const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
+{
+#if defined(__x86_64__)
+    cache *m = &memo;
+    opt_crep cr;
+    if (isa < OPT_ISA_avx512 || p->btop < 0 || !opt_cpu_vbmi())
+        return NULL;
+    /* Streams need whole lines: blocks cut lines (61:207x4x1114x1:... i8,
+     * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
+    if (same(m, p, w, isa))
+        return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
+    /* Nor when blocks cut lines and opt_block's expansions are made once
+     * per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
+    m->valid = 1, m->isa = isa, m->w = w, m->rank = p->rank;
+    memcpy(m->dims, p->dims, sizeof m->dims);
+    memcpy(m->st, p->st, sizeof m->st);
+    /* The crep kernels keep the per-pixel conds they serve in one block
+     * per range (then and else need no scratch: opt_crep.c sets brows to
+     * the whole top axis), and a cond constant over the old blocks keeps
+     * their copies and fills (sample_f32: 0.91-0.99 there, 0.31-0.43 in
+     * chunks). */
+    m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
+              cr.brows == p->dims[p->btop]) && !cond_const(p) &&
+            choose(&m->t, p, w) && !(m->t.bbytes % 64 && kept_once(p));
+    return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
+#else
+    (void)p, (void)w, (void)isa, (void)nt;
+    return NULL;
+#endif
+}
+
+#if defined(__x86_64__)
+/* Block b's odometer state and operand offsets. */
+static void seek(const opt_ptile *t, opt_ptile_job *j, int64_t b)
+{
+    j->off[0] = j->off[1] = j->off[2] = 0;
+    memset(j->idx, 0, sizeof j->idx);
+    for (int l = 0; l < t->nax; l++) {
+        j->idx[l] = b % t->dims[l];
+        b /= t->dims[l];
+        for (int k = 0; k < 3; k++)
+            j->off[k] += j->idx[l] * t->step[k][l];
+    }
+}
+
+/* One block into a buffer, bytes [lo, hi) of it to d. */
+static void part(const opt_ptile *t, opt_ptile_job *j, size_t lo, size_t hi,
+                 char *d)
+{
+    _Alignas(64) char buf[BMAX];
+    j->d = buf, j->n = 1, j->nt = 0;
+    opt_ptile_blocks__avx512(t, j);
+    memcpy(d, buf + lo, hi - lo);
+}
+#endif
+
+void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
+                     const void *const data[3], char *d, size_t w, int nt,
+                     int64_t begin, int64_t end)
+{
+#if defined(__x86_64__)
+    const int64_t B = (int64_t)t->bbytes, bb = begin * (int64_t)w,
+                  be = end * (int64_t)w, b1 = be / B;
+    int64_t cur = bb / B;
+    char tails[3][TAIL];
+    opt_ptile_job j;
+    for (int k = 0; k < 3; k++) {
+        /* A small operand whole (no block is then near its end), else
+         * its last reach bytes; room after either for a window. */
+        const size_t avail = p->in_bytes[k], small = avail <= SMALL;
+        const size_t n = small || avail < t->reach[k] ? avail : t->reach[k];
+        memcpy(tails[k], (const char *)data[k] + (avail - n), n);
+        j.src[k] = small ? tails[k] : (const char *)data[k];
+        j.tail[k] = tails[k];
+        j.lim[k] = small ? INT64_MAX : (int64_t)avail - (int64_t)t->reach[k];
+        j.rebase[k] = (int64_t)(avail - n);
+    }
+    seek(t, &j, cur);
+    if (bb % B || be < (cur + 1) * B) { /* the first block, cut */
+        const int64_t hi = be - cur * B < B ? be - cur * B : B;
+        part(t, &j, (size_t)(bb - cur * B), (size_t)hi, d + bb);
+        cur++;
+    }
+    if (cur < b1) {
+        j.d = d + cur * B, j.n = (size_t)(b1 - cur);
+        j.nt = nt && B % 64 == 0 && (uintptr_t)j.d % 64 == 0;
+        opt_ptile_blocks__avx512(t, &j);
+        if (j.nt)
+            opt_fence();
+        cur = b1;
+    }
+    if (be > cur * B && cur * B >= bb) /* the last block, cut */
+        part(t, &j, 0, (size_t)(be - cur * B), d + cur * B);
+#else
+    (void)t, (void)p, (void)data, (void)d, (void)w, (void)nt, (void)begin,
+        (void)end;
+#endif
+}
