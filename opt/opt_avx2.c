@@ -280,21 +280,23 @@ CREP2(64)
 
 /* ---- small outputs in 32-byte tiles (opt_vtile.c) -------------------- */
 
+/* The windows' loads may read past an operand's end (never past its
+ * page): neither AddressSanitizer nor ThreadSanitizer is to see them (the
+ * bytes past it may be another thread's, and are never used).  Every
+ * function on the way carries it: clang's fuzz build instrumented vt_get
+ * inlined into an unsanitized caller. */
+#define VT_NOSAN                                                             \
+    __attribute__((always_inline, no_sanitize_address, no_sanitize_thread))
+
 /* Operand bytes for one tile: mode 0 a straight load, 1 a shuffle of a
  * 16-byte window (the same in both lanes). */
-static inline VT vt_get(int m, const char *p, VT ctl)
+static inline VT_NOSAN VT vt_get(int m, const char *p, VT ctl)
 {
     if (m == 0)
         return vloadu(p);
     return _mm256_shuffle_epi8(
         _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(p))), ctl);
 }
-
-/* The windows' loads may read past an operand's end (never past its
- * page): neither AddressSanitizer nor ThreadSanitizer is to see them (the
- * bytes past it may be another thread's, and are never used). */
-#define VT_NOSAN                                                             \
-    __attribute__((always_inline, no_sanitize_address, no_sanitize_thread))
 
 /* One tile: operand windows at c, t, e (pointers in locals: a store
  * through d may alias *x, and gcc reloaded them every tile). */
