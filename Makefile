@@ -70,14 +70,16 @@ check: all
 # (the harness's check-harness-asan/-tsan do the same for the harness and
 # the reference): the whole suite and a difftest slice under AddressSanitizer
 # + UndefinedBehaviorSanitizer; the threaded paths under ThreadSanitizer.
+# Their builds run two jobs (the machine's two cores): opt's permute loops
+# take a minute to compile under each sanitizer.
 SAN_PROVE = prove -j2 --timer
 check-asan:
-	@$(MAKE) --no-print-directory O=$(O)/asan SAN=asan all
+	@$(MAKE) --no-print-directory -j2 O=$(O)/asan SAN=asan all
 	$(SAN_PROVE) --exec "$(O)/asan/selcheck --profile all --impl $(O)/asan/libselect_opt.so" cases/*.lua
 	$(O)/asan/difftest --seed 2 --count 1500
 
 check-tsan:
-	@$(MAKE) --no-print-directory O=$(O)/tsan SAN=tsan $(O)/tsan/selcheck $(O)/tsan/libselect_opt.so $(O)/tsan/difftest
+	@$(MAKE) --no-print-directory -j2 O=$(O)/tsan SAN=tsan $(O)/tsan/selcheck $(O)/tsan/libselect_opt.so $(O)/tsan/difftest
 	TSAN_OPTIONS=halt_on_error=1 $(O)/tsan/difftest --seed 3 --count 400 --threads 2,3 --jobs 3
 	TSAN_OPTIONS=halt_on_error=1 SEL_NUM_THREADS=3 $(SAN_PROVE) --exec "$(O)/tsan/selcheck --profile where --impl $(O)/tsan/libselect_opt.so" cases/large.lua cases/aliasing.lua
 
