@@ -16,8 +16,9 @@ $(O)/examples/lib%.so: examples/minimal.c spec/select.h
 
 ALL += $(EX_LIBS)
 
-# One library per bug, all from examples/broken/broken.c; `none` is the
-# same source without a bug and must pass what the others fail.
+# One library per bug, all from examples/broken/ (broken.c and the shape
+# checks, broken_shape.c); `none` is the same source without a bug and
+# must pass what the others fail.
 BROKEN_BUGS := nan_canon negzero cond_eq1 float_unselected blend bidir_cond \
                pdpd_cond_axis zero_one swap_bcast dense tail poison_flip \
                one_alignment flags_reject bool_normalize addr_cache \
@@ -25,9 +26,10 @@ BROKEN_BUGS := nan_canon negzero cond_eq1 float_unselected blend bidir_cond \
                inplace_fill idx32 shared_scratch
 BROKEN_LIBS := $(patsubst %,$(O)/broken/lib%.so,none $(BROKEN_BUGS))
 
-$(O)/broken/lib%.so: examples/broken/broken.c spec/select.h
+BROKEN_SRC := examples/broken/broken.c examples/broken/broken_shape.c
+$(O)/broken/lib%.so: $(BROKEN_SRC) examples/broken/broken.h spec/select.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -DBUG=$* -shared $< $(LDFLAGS_ALL) -o $@
+	$(CC) $(CFLAGS_ALL) -fvisibility=hidden -DBUG=$* -shared $(BROKEN_SRC) $(LDFLAGS_ALL) -o $@
 
 ALL += $(BROKEN_LIBS)
 

@@ -17,6 +17,9 @@ rm -f "$tmp"/*.why
 # cluster's name must match (grep -E).  The profile and options come from
 # the bug's first row in broken.sh.  A bug without a row here runs as
 # "all" and is only checked for one cluster.
+# shared_scratch is a race: on a loaded machine a concurrent test may pass
+# by chance ("... tests with concurrent calls (and 2 passing tests)"), so
+# its name is not required to say "only".
 rows() {
 cat <<'EOF'
 nan_canon        suite ^wrong bytes in dst.*tests with a NaN in then or else
@@ -41,7 +44,7 @@ plan_axis        file  ^wrong bytes in dst
 ovf_zero_only    file  ^lenient
 split_rem        file  ^wrong bytes in dst: the wrong elements are a tail of dst
 inplace_fill     file  ^wrong bytes in dst
-shared_scratch   all   ^wrong bytes in dst: in run threads .*only tests with concurrent calls
+shared_scratch   all   ^wrong bytes in dst: in run threads .*tests with concurrent calls
 EOF
 }
 

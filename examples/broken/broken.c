@@ -46,184 +46,15 @@
  *   shared_scratch    the result built in one static scratch buffer that
  *                     every call shares, then copied to dst: concurrent
  *                     calls that want different answers swap (IO-THREADS-1)
- * Shape inference is shared by all of them and follows spec/select.md.
+ * Shape checks and inference are shared by all of them (broken_shape.c)
+ * and follow spec/select.md but for the bugs marked there.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "select.h"
-
-#define BUG_none 100
-#define BUG_nan_canon 1
-#define BUG_negzero 2
-#define BUG_cond_eq1 3
-#define BUG_float_unselected 4
-#define BUG_blend 5
-#define BUG_bidir_cond 6
-#define BUG_pdpd_cond_axis 7
-#define BUG_zero_one 8
-#define BUG_swap_bcast 9
-#define BUG_dense 10
-#define BUG_tail 11
-#define BUG_poison_flip 12
-#define BUG_one_alignment 13
-#define BUG_flags_reject 14
-#define BUG_bool_normalize 15
-#define BUG_addr_cache 16
-#define BUG_grain_quiet 31
-#define BUG_fill_float 32
-#define BUG_plan_axis 33
-#define BUG_ovf_zero_only 34
-#define BUG_split_rem 35
-#define BUG_inplace_fill 36
-#define BUG_idx32 37
-#define BUG_shared_scratch 38
-#ifndef BUG
-#error "build with -DBUG=<name>, e.g. -DBUG=none"
-#endif
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#if CAT(BUG_, BUG) == 0
-#error "unknown BUG name"
-#endif
-#define IS(name) (CAT(BUG_, BUG) == BUG_##name)
-
-typedef struct shape {
-    int32_t rank;
-    int64_t d[SEL_MAX_RANK];
-} shape;
-
-/* SHAPE-RANK-1, SHAPE-NEG-1, SHAPE-OVF-1 (count and bytes, no overflow). */
-static int fits(const shape *s, size_t es)
-{
-    uint64_t n = 1;
-    int32_t i;
-    for (i = 0; i < s->rank; i++)
-        if (s->d[i] == 0)
-            return 1;
-#if IS(ovf_zero_only) /* BUG(ovf_zero_only): only a wrapped 0 is seen */
-    for (i = 0; i < s->rank; i++)
-        n *= (uint64_t)s->d[i];
-    return n * es != 0;
-#endif
-    for (i = 0; i < s->rank; i++) {
-        if ((uint64_t)s->d[i] > (uint64_t)INT64_MAX / n)
-            return 0;
-        n *= (uint64_t)s->d[i];
-    }
-    return n <= SIZE_MAX / es;
-}
-
-static int read_shape(const sel_tensor *t, shape *s)
-{
-    int32_t i;
-    if (t->rank < 0 || t->rank > SEL_MAX_RANK)
-        return SEL_ERR_SHAPE;
-    s->rank = t->rank;
-    for (i = 0; i < t->rank; i++)
-        if ((s->d[i] = t->dims[i]) < 0)
-            return SEL_ERR_SHAPE;
-    return fits(s, sel_dtype_size(t->dtype)) ? SEL_OK : SEL_ERR_SHAPE;
-}
-
-static int same(const shape *a, const shape *b)
-{
-    return a->rank == b->rank &&
-           !memcmp(a->d, b->d, (size_t)a->rank * sizeof a->d[0]);
-}
-
-/* Merge b into a at axis `first` (numpy: right-aligned, both ways unless
- * oneway; pdpd: one way, a 1 in a yields only to 0, a b dim above a's is
- * an error, a b 1 against an a 0 too: BC-PDPD-1). */
-static int merge(shape *a, const shape *b, int32_t first, int oneway)
-{
-    shape o;
-    int32_t i, off;
-    if (oneway && (b->rank > a->rank || first < 0 || first > a->rank - b->rank))
-        return SEL_ERR_SHAPE;
-    o.rank = a->rank > b->rank ? a->rank : b->rank;
-    off = oneway ? first : o.rank - b->rank;
-    for (i = 0; i < o.rank; i++) {
-        int64_t x = i - (o.rank - a->rank) >= 0 ? a->d[i - (o.rank - a->rank)] : 1;
-        int64_t y = i >= off && i < off + b->rank ? b->d[i - off] : 1;
-        if (oneway && i >= off && i < off + b->rank && y > x)
-            return SEL_ERR_SHAPE;
-        if (x == y || y == 1)
-            o.d[i] = x;
-        else if (x == 1 && (!oneway || y == 0))
-            o.d[i] = y;
-        else
-            return SEL_ERR_SHAPE;
-    }
-    *a = o;
-    return SEL_OK;
-}
-
-/* Everything infer and execute check before touching data, in the order
- * of ERR-ORDER-1.  first[k]: output axis of input k's axis 0. */
-static int check(const sel_tensor *t[3], sel_broadcast b, const sel_tensor *dst,
-                 shape in[3], shape *out, int32_t first[3])
-{
-    int k, st, bidir;
-    int32_t ax;
-    for (k = 0; k < 3; k++)
-        if (!t[k] || (t[k]->rank > 0 && !t[k]->dims))
-            return SEL_ERR_ARG;
-    if (dst && dst->rank > 0 && !dst->dims)
-        return SEL_ERR_ARG;
-    if (b.type < SEL_BROADCAST_NONE || b.type > SEL_BROADCAST_PDPD ||
-        (b.type == SEL_BROADCAST_PDPD && b.axis < -1))
-        return SEL_ERR_ATTR;
-    if (IS(flags_reject) && (b.flags & ~SEL_COND_BIDIRECTIONAL)) /* BUG(flags_reject) */
-        return SEL_ERR_ATTR;
-    for (k = 0; k < 3; k++)
-        if (!sel_dtype_size(t[k]->dtype))
-            return SEL_ERR_DTYPE;
-    if (t[0]->dtype != SEL_DT_BOOLEAN || t[1]->dtype != t[2]->dtype ||
-        (dst && dst->dtype != t[1]->dtype))
-        return SEL_ERR_DTYPE;
-    for (k = 0; k < 3; k++)
-        if ((st = read_shape(t[k], &in[k])))
-            return st;
-    *out = in[1];
-    bidir = (b.flags & SEL_COND_BIDIRECTIONAL) || IS(bidir_cond); /* BUG(bidir_cond) */
-    if (b.type == SEL_BROADCAST_NONE) {
-        if (!same(&in[0], &in[1]) || !same(&in[1], &in[2]))
-            return SEL_ERR_SHAPE;
-    } else if (b.type == SEL_BROADCAST_PDPD) {
-        first[1] = 0;
-        for (k = 2; k >= 0; k -= 2) {
-            ax = b.axis == -1 ? out->rank - in[k].rank : b.axis;
-            if ((st = merge(out, &in[k], ax, 1)))
-                return st;
-            first[k] = ax;
-        }
-    } else if ((st = merge(out, &in[2], 0, 0))) {
-        return st;
-    } else if (bidir) {
-        if ((st = merge(out, &in[0], 0, 0)))
-            return st;
-    } else {
-        shape r = *out;
-        if (in[0].rank > r.rank || merge(&r, &in[0], 0, 0) || !same(&r, out))
-            return SEL_ERR_SHAPE;
-    }
-    if (!fits(out, sel_dtype_size(t[1]->dtype)))
-        return SEL_ERR_SHAPE;
-    if (b.type != SEL_BROADCAST_PDPD)
-        for (k = 0; k < 3; k++)
-            first[k] = out->rank - in[k].rank;
-    if (dst) {
-        shape d;
-        if ((st = read_shape(dst, &d)))
-            return st;
-        if (!same(&d, out))
-            return SEL_ERR_SHAPE;
-    }
-    return SEL_OK;
-}
+#include "broken.h"
 
 static int supports(int32_t dtype, int32_t btype)
 {
@@ -240,7 +71,7 @@ static int infer(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y,
     int st;
     if (!rank || !dims)
         return SEL_ERR_ARG;
-    if ((st = check(t, b, NULL, in, &out, first)))
+    if ((st = bk_check(t, b, NULL, in, &out, first)))
         return st;
     *rank = out.rank;
     memcpy(dims, out.d, (size_t)out.rank * sizeof out.d[0]);
@@ -333,15 +164,6 @@ static int overlap(const void *a, size_t na, const void *b, size_t nb)
 {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     return na && nb && pa < pb + nb && pb < pa + na;
-}
-
-static int64_t count(const shape *s)
-{
-    int64_t n = 1;
-    int32_t i;
-    for (i = 0; i < s->rank; i++)
-        n *= s->d[i];
-    return n;
 }
 
 #if IS(one_alignment)
@@ -439,20 +261,20 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
     (void)fill_first;
     if (!dst)
         return SEL_ERR_ARG;
-    if ((s = check(t, b, dst, in, &out, first)))
+    if ((s = bk_check(t, b, dst, in, &out, first)))
         return s;
     es = sel_dtype_size(x->dtype);
-    total = count(&out);
+    total = bk_count(&out);
     nb = (size_t)total * es;
     for (k = 0; k < 3; k++)
-        if (!t[k]->data && count(&in[k]))
+        if (!t[k]->data && bk_count(&in[k]))
             return SEL_ERR_ARG;
     if (!dst->data && total)
         return SEL_ERR_ARG;
     for (k = 0; k < 3; k++) { /* IO-ALIAS-1/2 */
-        size_t ib = (size_t)count(&in[k]) * (k ? es : 1);
+        size_t ib = (size_t)bk_count(&in[k]) * (k ? es : 1);
         if (overlap(dst->data, nb, t[k]->data, ib) &&
-            !(k && dst->data == t[k]->data && same(&in[k], &out)))
+            !(k && dst->data == t[k]->data && bk_same(&in[k], &out)))
             return SEL_ERR_ARG;
     }
 #if IS(addr_cache)
@@ -464,8 +286,8 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
         static shape ks[3];
         static size_t kes;
         static int32_t kty = -1, kfirst[3];
-        if (kty == b.type && kes == es && same(&ks[0], &in[0]) &&
-            same(&ks[1], &in[1]) && same(&ks[2], &in[2]))
+        if (kty == b.type && kes == es && bk_same(&ks[0], &in[0]) &&
+            bk_same(&ks[1], &in[1]) && bk_same(&ks[2], &in[2]))
             memcpy(first, kfirst, sizeof kfirst);
         memcpy(ks, in, sizeof ks), kes = es, kty = b.type;
         memcpy(kfirst, first, sizeof kfirst);
@@ -481,8 +303,8 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
     return SEL_OK;
 #endif
 #if IS(one_alignment) /* BUG(one_alignment) */
-    if (es >= 2 && same(&in[0], &out) && same(&in[1], &out) &&
-        same(&in[2], &out))
+    if (es >= 2 && bk_same(&in[0], &out) && bk_same(&in[1], &out) &&
+        bk_same(&in[2], &out))
         return aligned_body(t, dst, es, (size_t)total);
 #endif
 #if IS(pdpd_cond_axis) /* BUG(pdpd_cond_axis): cond at else's axis, */
@@ -516,7 +338,7 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
         p[k] = (const unsigned char *)t[k]->data;
     }
 #if IS(swap_bcast) /* BUG(swap_bcast) */
-    if (!same(&in[1], &out) || !same(&in[2], &out)) {
+    if (!bk_same(&in[1], &out) || !bk_same(&in[2], &out)) {
         const unsigned char *tp = p[1];
         int64_t ts[SEL_MAX_RANK];
         p[1] = p[2], p[2] = tp;
@@ -529,7 +351,7 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
     if (nb && nb <= sizeof scratch)
         d = scratch;
 #endif
-    total = count(&it);
+    total = bk_count(&it);
 #if IS(tail) /* BUG(tail) */
     total -= total % 16;
 #endif
@@ -560,7 +382,7 @@ static int execute(const sel_tensor *c, const sel_tensor *x, const sel_tensor *y
         if (x->dtype == SEL_DT_F8E5M2 && n >= 32768 && is_nan(x->dtype, d + n, 1))
             d[n] |= 0x02;
 #elif IS(fill_float) /* BUG(fill_float): f32's quiet bit is 0x00400000 */
-        if (x->dtype == SEL_DT_F32 && count(&in[sel ? 1 : 2]) == 1 &&
+        if (x->dtype == SEL_DT_F32 && bk_count(&in[sel ? 1 : 2]) == 1 &&
             total > 1 && is_nan(x->dtype, d + (size_t)n * es, es))
             d[(size_t)n * es + 2] |= 0x40;
 #endif
