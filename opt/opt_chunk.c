@@ -73,12 +73,13 @@ static int intern(opt_chunk *x, uint16_t *slot, int *nctl, const uint8_t *b)
     }
 }
 
-/* Bytes to start a lone window early so that its load does not cross a
- * 32- or 64-byte boundary more than the operand's start does (a split
- * load costs about two on Zen 4): the window at byte lo*u, n bytes, kept
- * within its 32 bytes when it is that short (the 32-byte loads of mode 3
- * take only windows of up to 32 bytes), else within its 64.  0 for a
- * window read in order (the identity: no permute at all). */
+/* Bytes to start a lone window early so that its load splits no cache
+ * line where the operand starts on one (a split load costs about two on
+ * Zen 4): the window at byte lo*u, n bytes, its start lowered only where
+ * the load would split (fewer distinct controls), kept within its 32
+ * bytes when it is that short (the 32-byte loads of mode 3 take only
+ * windows of up to 32 bytes), else within its 64.  0 for a window read
+ * in order (the identity: no permute at all). */
 static int64_t lower(const int64_t *o, int m, int64_t lo, int64_t hi,
                      int64_t u, size_t w)
 {
@@ -88,8 +89,9 @@ static int64_t lower(const int64_t *o, int m, int64_t lo, int64_t hi,
         ident = o[j] - lo == j;
     if (ident)
         return 0;
-    if (n <= 32) /* never past 32 bytes: mode 3 needs every window so */
-        return (a & 31) + n <= 32 ? a & 31 : 0;
+    if (n <= 32) /* a 32-byte load splits past byte 32 of a line; kept
+        within 32 bytes: mode 3 needs every window so */
+        return (a & 63) > 32 && (a & 31) + n <= 32 ? a & 31 : 0;
     return (a & 63) + n <= 64 ? a & 63 : 0;
 }
 
