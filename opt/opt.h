@@ -178,8 +178,9 @@ typedef struct opt_chunk {
                         with whole-vector loads (copies of padded ones) */
     int mode[3];     /* per operand: 0 every control the identity (no
                         permute), 1 one window of up to 64 bytes, 2 two,
-                        3 one of up to 16 bytes (a 16-byte load,
-                        broadcast: it crosses fewer cache lines) */
+                        3 one of up to 32 bytes (a 32-byte load,
+                        broadcast: fewer load slots and cache-line
+                        splits than a 64-byte one) */
     int pad[3];      /* operand k has at most OPT_CHUNK_PAD bytes (inb):
                         the kernel copies it to a padded buffer */
     uint32_t inb[3];   /* operand bytes */

@@ -36,16 +36,17 @@ static const uint64_t chunk_len[65] = {
     static inline __attribute__((always_inline, no_sanitize_address)) VBMI
 
 /* Operand k's bytes for a chunk (mode 0: the window in order; 1: one
- * window of 64 bytes; 2: two), windows at p and p2, control at ix.  Plain
+ * window of 64 bytes; 2: two; 3: one of up to 32 bytes, loaded as 32 and
+ * broadcast to both halves), windows at p and p2, control at ix.  Plain
  * loads: on Zen 4 a masked load across a cache line took 2.5 times as
  * long. */
 CHUNK_FN __m512i chunk_op(const char *p, const char *p2, const uint8_t *ix,
                           int mode)
 {
-    if (mode == 3) /* every lane holds the window: indices 0-15 */
+    if (mode == 3) /* each half holds the window: indices 0-31 */
         return _mm512_permutexvar_epi8(
             _mm512_load_si512(ix),
-            _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)p)));
+            _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)p)));
     const __m512i a = _mm512_loadu_si512(p);
     if (mode == 0)
         return a;

@@ -2,7 +2,8 @@
  * opt_chunk__avx512): random broadcast plans of rank 1-4 at every width,
  * each operand placed in the middle of a buffer or ending just before a
  * page that cannot be read (a load past its end faults), dst misaligned
- * between guard bytes, against a plain loop over the elements.
+ * between guard bytes, against a plain loop over the elements; every
+ * width must reach windows of 17-32 bytes in mode 3 (32-byte loads).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #define POISON 0xa5
 
 static uint64_t seed = 0x2545f4914f6cdd1du;
+static int wide; /* programs with a 17-32 byte window in mode 3 */
 
 static uint64_t draw(uint64_t n)
 {
@@ -65,6 +67,9 @@ static int check(opt_chunk *x, char *const *page, size_t w, int placing)
     char *src[3];
     if (!opt_chunk_build(x, &p, w))
         return 0;
+    for (int k = 0; k < 3; k++)
+        for (int32_t c = 0; x->mode[k] == 3 && c < x->chunks; c++)
+            wide += x->rec[c].n0[k] > 16;
     for (int k = 0; k < 3; k++) { /* at a page's end, or inside */
         src[k] = placing || draw(2) ? page[k] + AREA - p.in_bytes[k]
                                     : page[k] + draw(64);
@@ -111,8 +116,11 @@ int opt_kchunk_tests(int tests, int *failed)
                    tests, w * 8);
             continue;
         }
+        wide = 0;
         for (int i = 0; i < 3000 && !bad; i++)
             bad |= check(&x, page, w, i % 4 == 0);
+        if (!wide) /* the 32-byte broadcast loads were not reached */
+            bad = 1, fprintf(stderr, "chunk x%zu: no wide mode 3\n", w * 8);
         *failed += bad;
         printf("%s %d - chunk_x%zu__avx512\n", bad ? "not ok" : "ok", tests,
                w * 8);
