@@ -152,6 +152,17 @@ static int controls(opt_vtile *x, const uint64_t *wt, int nb, size_t w)
     return 1;
 }
 
+/* Mode 2 for then or else when it has as many bytes as the output: no
+ * axis broadcasts for it, so it is laid out as the output (as in most
+ * tiny calls) and tile i reads it at byte 32 i: the loop derives its
+ * pointer from dst's and reads no offset. */
+static void straight(opt_vtile *x, const opt_plan *p, size_t out_bytes)
+{
+    for (int k = 1; k < 3; k++)
+        if (x->mode[k] == 0 && p->in_bytes[k] == out_bytes)
+            x->mode[k] = 2;
+}
+
 /* Plans whose dims are all powers of 2 (most tiny calls): the output
  * index is a string of bits, innermost first, each weighing its axis's
  * strides times 2^(its place in the axis); the low 5 - log2(w) bits
@@ -179,6 +190,7 @@ static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
         return -1;
     if (!controls(x, wt, tb, w))
         return -1;
+    straight(x, p, w << bits);
     if (bits - tb < 2) {
         x->groups = 0;
         x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
@@ -227,7 +239,7 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
     last = x->groups ? x->off.w[x->groups - 1] + x->in[0] + x->in[1]
                      : x->off.w[x->tiles - 1];
     for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
-        x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
+        x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] == 1 ? 16 : 32);
     return 1;
 }
 
