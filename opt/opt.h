@@ -213,7 +213,8 @@ void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
  * tile from a window of at most 16 bytes (or the tile's 32 bytes in
  * order): per tile one shuffle of each window (ctl: per output byte the
  * window byte), one compare, one blend, one store.  mode[k]: 0 dense (a
- * straight load), 1 a 16-byte window.  Tile i reads operand k's window at byte off.h[i][k] (a
+ * straight load), 1 a 16-byte window, 2 (then, else) dense and laid out
+ * as the output (tile i at byte 32 i; off's field unused).  Tile i reads operand k's window at byte off.h[i][k] (a
  * table built once per call: an odometer step per tile cost more than
  * the tile's shuffles). */
 #define OPT_VTILE_MAX 4096

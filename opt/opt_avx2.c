@@ -288,11 +288,11 @@ CREP2(64)
 #define VT_NOSAN                                                             \
     __attribute__((always_inline, no_sanitize_address, no_sanitize_thread))
 
-/* Operand bytes for one tile: mode 0 a straight load, 1 a shuffle of a
- * 16-byte window (the same in both lanes). */
+/* Operand bytes for one tile: mode 0 or 2 a straight load, 1 a shuffle
+ * of a 16-byte window (the same in both lanes). */
 static inline VT_NOSAN VT vt_get(int m, const char *p, VT ctl)
 {
-    if (m == 0)
+    if (m != 1)
         return vloadu(p);
     return _mm256_shuffle_epi8(
         _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(p))), ctl);
@@ -307,24 +307,36 @@ vt_tile(const char *c, const char *t, const char *e, char *d, int mc, int mt,
     const VT z = _mm256_cmpeq_epi8(vt_get(mc, c, k0), vzero());
     vstoreu(d, _mm256_blendv_epi8(vt_get(mt, t, k1), vt_get(me, e, k2), z));
 }
+/* Mode 2 (then or else laid out as the output): tile i at byte 32 i, no
+ * table entry read. */
+#define VT_OFF(m, i, k) ((m) == 2 ? (size_t)(i) * 32 : x->off.h[i][k])
 #define VT_TILE(i, mc, mt, me)                                               \
-    vt_tile(c + x->off.h[i][0], t + x->off.h[i][1], e + x->off.h[i][2],      \
+    vt_tile(c + x->off.h[i][0], t + VT_OFF(mt, i, 1), e + VT_OFF(me, i, 2),  \
             d + (size_t)(i) * 32, mc, mt, me, k0, k1, k2)
 /* Groups of four tiles (x->groups): one table entry a group, tile 1 of
  * it at the bits' deltas in[0], tile 2 at in[1], tile 3 at both (a
  * fourth of the table to build, and no offset loads for three tiles of
- * four). */
+ * four).  A mode-2 operand follows d (its pointer is d plus a constant):
+ * with six deltas, gcc spilled and reloaded five of them every group. */
 static inline VT_NOSAN void
 vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
           char *d, int mc, int mt, int me, VT k0, VT k1, VT k2)
 {
-    const size_t c1 = x->in[0] & 0xffff, t1 = x->in[0] >> 16 & 0xffff,
-                 e1 = x->in[0] >> 32 & 0xffff, c2 = x->in[1] & 0xffff,
-                 t2 = x->in[1] >> 16 & 0xffff, e2 = x->in[1] >> 32 & 0xffff;
+    const size_t c1 = x->in[0] & 0xffff, c2 = x->in[1] & 0xffff,
+                 t1 = mt == 2 ? 32 : x->in[0] >> 16 & 0xffff,
+                 t2 = mt == 2 ? 64 : x->in[1] >> 16 & 0xffff,
+                 e1 = me == 2 ? 32 : x->in[0] >> 32 & 0xffff,
+                 e2 = me == 2 ? 64 : x->in[1] >> 32 & 0xffff;
+    const uintptr_t ts = (uintptr_t)t - (uintptr_t)d,
+                    es = (uintptr_t)e - (uintptr_t)d;
     const uint16_t(*o)[4] = x->off.h;
     for (char *const end = d + (size_t)x->groups * 128; d < end;
          d += 128, o++) {
-        const char *cg = c + o[0][0], *tg = t + o[0][1], *eg = e + o[0][2];
+        const char *cg = c + o[0][0],
+                   *tg = mt == 2 ? (const char *)((uintptr_t)d + ts)
+                                 : t + o[0][1],
+                   *eg = me == 2 ? (const char *)((uintptr_t)d + es)
+                                 : e + o[0][2];
         vt_tile(cg, tg, eg, d, mc, mt, me, k0, k1, k2);
         vt_tile(cg + c1, tg + t1, eg + e1, d + 32, mc, mt, me, k0, k1, k2);
         cg += c2, tg += t2, eg += e2;
@@ -359,16 +371,21 @@ vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
         if (i < n)                                                           \
             VT_TILE(i, MC, MT, ME);                                          \
     }
-#define VTILE_E(MC, MT) VTILE(MC, MT, 0) VTILE(MC, MT, 1)
+#define VTILE_E(MC, MT) VTILE(MC, MT, 0) VTILE(MC, MT, 1) VTILE(MC, MT, 2)
 VTILE_E(0, 0)
 VTILE_E(0, 1)
+VTILE_E(0, 2)
 VTILE_E(1, 0)
 VTILE_E(1, 1)
-#define VTILE_ROW(MC, MT) {vtile_##MC##MT##0, vtile_##MC##MT##1}
+VTILE_E(1, 2)
+#define VTILE_ROW(MC, MT)                                                    \
+    {vtile_##MC##MT##0, vtile_##MC##MT##1, vtile_##MC##MT##2}
 
+/* Cond is 0 or 1 (opt_vtile.c gives it no mode 2); then and else 0-2. */
 void opt_vtile__avx2(const opt_vtile *x)
 {
-    static void (*const fns[2][2][2])(const opt_vtile *) = {
-        {VTILE_ROW(0, 0), VTILE_ROW(0, 1)}, {VTILE_ROW(1, 0), VTILE_ROW(1, 1)}};
+    static void (*const fns[2][3][3])(const opt_vtile *) = {
+        {VTILE_ROW(0, 0), VTILE_ROW(0, 1), VTILE_ROW(0, 2)},
+        {VTILE_ROW(1, 0), VTILE_ROW(1, 1), VTILE_ROW(1, 2)}};
     fns[x->mode[0]][x->mode[1]][x->mode[2]](x);
 }

@@ -20,12 +20,17 @@ typedef struct lay {
 
 /* Everything but the shapes: present, in range, a known mode (pdpd axis
  * >= -1), dtypes that fit (DT-*), data present. */
+static inline int arg_ok(const sel_tensor *x)
+{
+    return x && (uint32_t)x->rank <= SEL_MAX_RANK && (!x->rank || x->dims) &&
+           x->data;
+}
+
+/* Unrolled over the four descriptors (a loop over k cost more). */
 static int args_ok(const sel_tensor *const t[4], sel_broadcast b)
 {
-    for (int k = 0; k < 4; k++)
-        if (!t[k] || t[k]->rank < 0 || t[k]->rank > SEL_MAX_RANK ||
-            (t[k]->rank && !t[k]->dims) || !t[k]->data)
-            return 0;
+    if (!arg_ok(t[0]) || !arg_ok(t[1]) || !arg_ok(t[2]) || !arg_ok(t[3]))
+        return 0;
     return (b.type == SEL_BROADCAST_NUMPY || b.type == SEL_BROADCAST_NONE ||
             (b.type == SEL_BROADCAST_PDPD && b.axis >= -1)) &&
            t[0]->dtype == SEL_DT_BOOLEAN && sel_dtype_size(t[1]->dtype) &&
@@ -61,19 +66,25 @@ static int layout(const sel_tensor *const t[4], sel_broadcast b, lay *L)
     return 1;
 }
 
+/* IO-ALIAS-1 for then or else x (m elements): no shared byte with dst
+ * unless the same buffer with dst's shape. */
+static inline int input_ok(const sel_tensor *d, size_t bytes,
+                           const sel_tensor *x, int64_t m, int32_t R,
+                           int64_t n, size_t w)
+{
+    return !opt_overlap(d->data, bytes, x->data, (size_t)m * w) ||
+           (d->data == x->data && x->rank == R && m == n);
+}
+
 /* IO-ALIAS-1, IO-ALIAS-2: dst shares no byte with cond, nor with then or
  * else unless it is the same buffer with dst's shape (rank R, count n). */
 static int alias_ok(const sel_tensor *const t[4], const int64_t step[3],
                     int32_t R, int64_t n, size_t w)
 {
     const size_t bytes = (size_t)n * w;
-    if (opt_overlap(t[3]->data, bytes, t[0]->data, (size_t)step[0]))
-        return 0;
-    for (int k = 1; k < 3; k++)
-        if (opt_overlap(t[3]->data, bytes, t[k]->data, (size_t)step[k] * w) &&
-            !(t[3]->data == t[k]->data && t[k]->rank == R && step[k] == n))
-            return 0;
-    return 1;
+    return !opt_overlap(t[3]->data, bytes, t[0]->data, (size_t)step[0]) &&
+           input_ok(t[3], bytes, t[1], step[1], R, n, w) &&
+           input_ok(t[3], bytes, t[2], step[2], R, n, w);
 }
 
 /* The axes, innermost first (same: every operand has the output's rank,
@@ -181,22 +192,26 @@ static int same_call(const memo *m, const sel_tensor *const t[4],
     return 1;
 }
 
+/* One descriptor's dtype, rank and dims into the memo. */
+static inline void keep(memo *m, int k, const sel_tensor *x)
+{
+    m->dtype[k] = x->dtype, m->rank[k] = x->rank;
+    if (x->rank > 3) { /* ranks 4-8: two overlapping 4-dim blocks */
+        const size_t o = (size_t)x->rank - 4;
+        memcpy(m->dims[k], x->dims, 32);
+        memcpy(m->dims[k] + o, x->dims + o, 32);
+    } else
+        for (int32_t i = 0; i < x->rank; i++)
+            m->dims[k][i] = x->dims[i];
+}
+
+/* Unrolled over the four descriptors (a loop over k cost more). */
 static void remember(memo *m, const sel_tensor *const t[4], sel_broadcast b,
                      const lay *L, int64_t n, const int64_t step[3])
 {
     m->b = b, m->R = L->R, m->n = n;
-    for (int k = 0; k < 4; k++) {
-        m->dtype[k] = t[k]->dtype, m->rank[k] = t[k]->rank;
-        if (t[k]->rank > 3) { /* ranks 4-8: two overlapping 4-dim blocks */
-            const size_t o = (size_t)t[k]->rank - 4;
-            memcpy(m->dims[k], t[k]->dims, 32);
-            memcpy(m->dims[k] + o, t[k]->dims + o, 32);
-        } else
-            for (int32_t i = 0; i < t[k]->rank; i++)
-                m->dims[k][i] = t[k]->dims[i];
-        if (k < 3)
-            m->step[k] = step[k];
-    }
+    keep(m, 0, t[0]), keep(m, 1, t[1]), keep(m, 2, t[2]), keep(m, 3, t[3]);
+    m->step[0] = step[0], m->step[1] = step[1], m->step[2] = step[2];
     m->ok = 1;
 }
 

@@ -135,21 +135,38 @@ static void control(uint8_t *ctl, const uint64_t *wt, int k, size_t w)
 static int controls(opt_vtile *x, const uint64_t *wt, int nb, size_t w)
 {
     const uint64_t dense1 = 1 | (uint64_t)w << 16 | (uint64_t)w << 32;
-    uint64_t sum = 0, off = 0; /* packed: all three operands at once */
+    uint64_t win = dense1, off = 0; /* packed: all three operands at once */
     for (int b = 0; b < nb; b++) {
-        sum += wt[b];
+        win += wt[b];
         off |= wt[b] ^ dense1 << b; /* a field off its dense weight */
     }
-    for (int k = 0; k < 3; k++) {
-        const uint64_t win = (k ? w : 1) + (sum >> 16 * k & 0xffff);
-        const int dense = (k || w == 1) && !(off >> 16 * k & 0xffff);
-        if (!dense && win > 16)
-            return 0;
-        x->mode[k] = !dense;
-        if (!dense)
-            control(x->ctl[k], wt, k, w); /* nb = 5 - log2 w bits */
-    }
+    /* Per operand, unrolled (a loop over k cost twice the instructions):
+     * cond is dense only at w = 1 (one byte per output element). */
+    x->mode[0] = w != 1 || (off & 0xffff);
+    x->mode[1] = (off >> 16 & 0xffff) != 0;
+    x->mode[2] = (off >> 32 & 0xffff) != 0;
+    if ((x->mode[0] && (win & 0xffff) > 16) ||
+        (x->mode[1] && (win >> 16 & 0xffff) > 16) ||
+        (x->mode[2] && (win >> 32 & 0xffff) > 16))
+        return 0;
+    if (x->mode[0])
+        control(x->ctl[0], wt, 0, w); /* nb = 5 - log2 w bits */
+    if (x->mode[1])
+        control(x->ctl[1], wt, 1, w);
+    if (x->mode[2])
+        control(x->ctl[2], wt, 2, w);
     return 1;
+}
+
+/* Mode 2 for then or else when it has as many bytes as the output: no
+ * axis broadcasts for it, so it is laid out as the output (as in most
+ * tiny calls) and tile i reads it at byte 32 i: the loop derives its
+ * pointer from dst's and reads no offset. */
+static void straight(opt_vtile *x, const opt_plan *p, size_t out_bytes)
+{
+    for (int k = 1; k < 3; k++)
+        if (x->mode[k] == 0 && p->in_bytes[k] == out_bytes)
+            x->mode[k] = 2;
 }
 
 /* Plans whose dims are all powers of 2 (most tiny calls): the output
@@ -179,6 +196,7 @@ static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
         return -1;
     if (!controls(x, wt, tb, w))
         return -1;
+    straight(x, p, w << bits);
     if (bits - tb < 2) {
         x->groups = 0;
         x->tiles = (int32_t)offsets_bits(x->off.w, wt + tb, bits - tb);
@@ -226,8 +244,10 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
     }
     last = x->groups ? x->off.w[x->groups - 1] + x->in[0] + x->in[1]
                      : x->off.w[x->tiles - 1];
-    for (int k = 0; k < 3; k++) /* how far each operand's last load reaches */
-        x->last[k] = (size_t)(last >> 16 * k & 0xffff) + (x->mode[k] ? 16 : 32);
+    /* how far each operand's last load reaches (unrolled: see controls) */
+    x->last[0] = (size_t)(last & 0xffff) + (x->mode[0] == 1 ? 16 : 32);
+    x->last[1] = (size_t)(last >> 16 & 0xffff) + (x->mode[1] == 1 ? 16 : 32);
+    x->last[2] = (size_t)(last >> 32 & 0xffff) + (x->mode[2] == 1 ? 16 : 32);
     return 1;
 }
 
@@ -258,19 +278,23 @@ static __attribute__((noinline)) void run_padded(opt_vtile *x,
     run(x, src, d);
 }
 
+/* 1 when reading `last` bytes from an operand of n bytes at s crosses
+ * into the page after its last byte's. */
+static inline int crosses(const void *s, size_t n, size_t last)
+{
+    const uintptr_t end = (uintptr_t)s + n - 1;
+    return last > n && end >> 12 != (end + last - n) >> 12;
+}
+
 /* Windows may read past an operand's last byte but not past the page
  * its last byte is on (the loop's loads fault nowhere else). */
 void opt_vtile_run(opt_vtile *x, const void *c, const void *t, const void *e,
                    void *d, const opt_plan *p)
 {
     const void *src[3] = {c, t, e};
-    int far = 0;
-    for (int k = 0; k < 3; k++) {
-        const uintptr_t end = (uintptr_t)src[k] + p->in_bytes[k] - 1;
-        far |= (x->last[k] > p->in_bytes[k] &&
-                end >> 12 != (end + x->last[k] - p->in_bytes[k]) >> 12)
-               << k;
-    }
+    const int far = crosses(c, p->in_bytes[0], x->last[0]) |
+                    crosses(t, p->in_bytes[1], x->last[1]) << 1 |
+                    crosses(e, p->in_bytes[2], x->last[2]) << 2;
     if (far)
         run_padded(x, src, d, p, far);
     else
