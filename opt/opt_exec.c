@@ -353,13 +353,13 @@ static void run_pairs(const run *x, int64_t begin, int64_t end)
     }
 }
 
-/* Rows in segments.  When then's or else's row repeats along the axis
- * right above the row ([1,K] against [N,K]) and holds 8 KiB or more,
- * row-major order reads it from L2 for every row; 4 KiB segments over all
- * the rows along that axis read it once from L2, then from L1 (model, i64
- * in L2: 9x4930 9.8 -> 7.1 us; 16 KiB segments lost it; a repeated cond
- * row saved less than the cut streams cost).  Only under the thread
- * threshold: past the L2 the model was mixed, and chunks would cut groups. */
+/* Rows in segments.  When an operand's row repeats along the axis right
+ * above the row ([1,K] against [N,K]) and holds 8 KiB or more, row-major
+ * order reads it from L2 for every row; 4 KiB segments over all the rows
+ * along that axis read it once from L2, then from L1 (model, i64 in L2:
+ * 9x4930 9.8 -> 7.1 us; 16 KiB segments lost it).  cond counts for 1- and
+ * 2-byte elements only (for f32 it saved nothing, for i64 it lost).  Only
+ * under the thread threshold: past L2 the model was mixed, chunks cut. */
 #define SEG_REUSE ((size_t)8 << 10)
 #define SEG_BYTES ((size_t)4 << 10)
 
@@ -368,8 +368,9 @@ static int seg_rows(const opt_plan *p, size_t w)
     const int32_t in = p->rank - 1;
     if (p->rank < 2 || p->dims[in - 1] < 2)
         return 0;
-    for (int k = 1; k < 3; k++)
-        if (p->st[k][in] && !p->st[k][in - 1] && (size_t)p->dims[in] * w >= SEG_REUSE)
+    for (int k = w > 2; k < 3; k++) /* cond: 1 byte against w */
+        if (p->st[k][in] && !p->st[k][in - 1] &&
+            (size_t)p->dims[in] * (k ? w : 1) >= SEG_REUSE)
             return 1;
     return 0;
 }
@@ -380,8 +381,7 @@ static void run_segs(const run *x)
 {
     const opt_plan *p = x->p;
     const int32_t in = p->rank - 1, a = in - 1;
-    const int64_t n = p->dims[in], g = p->dims[a];
-    const int64_t seg = (int64_t)(SEG_BYTES / x->w);
+    const int64_t n = p->dims[in], g = p->dims[a], seg = SEG_BYTES / x->w;
     int64_t idx[SEL_MAX_RANK] = {0}, off[3] = {0, 0, 0};
     for (int64_t r = 0; r < x->count / n; r += g) {
         for (int64_t j = 0; j < n; j += seg) {
