@@ -310,6 +310,37 @@ static void midaxis(rng *r, tcase *c)
     note(c, "midaxis");
 }
 
+/* Long rows with then or else repeated along the axis right above the
+ * row ([1,K] or [I,1,K] against [I,J,K]): 8-40 KiB of it per row, J of
+ * 2-12, maybe a leading I of 2-3, under 512 Ki elements, so that opt runs
+ * the rows in segments (opt_exec.c, run_segs); the other input dense, the
+ * same form or a scalar; cond dense, repeated the same way, or [K]. */
+static void longrep(rng *r, tcase *c)
+{
+    const size_t w = sel_dtype_size(c->dtype[T]) ? sel_dtype_size(c->dtype[T]) : 1;
+    const int lead = chance(r, 40), rank = 2 + lead, rep = T + below(r, 2);
+    const int64_t k = (int64_t)(((size_t)8 << 10) + (size_t)below(r, 32 << 10)) /
+                      (int64_t)w;
+    int64_t out[3] = {2 + below(r, 2), 2 + below(r, 11), 0};
+    const int64_t *o = out + !lead;
+    out[2] = k;
+    while (out[1] > 2 && (lead ? out[0] : 1) * out[1] * k > (int64_t)MAX_ELEMS * 4)
+        out[1]--;
+    c->b.type = SEL_BROADCAST_NUMPY;
+    c->b.flags = SEL_COND_BIDIRECTIONAL;
+    for (int q = C; q <= E; q++) {
+        const int form = q == rep ? 1 : below(r, 3); /* 0 dense, 1 repeated */
+        c->rank[q] = form == 2 ? (q == C ? 1 : 0) : rank;
+        if (form == 2 && q == C)
+            c->dims[q][0] = k;
+        for (int i = 0; form < 2 && i < rank; i++)
+            c->dims[q][i] = form == 1 && i == rank - 2 ? 1 : o[i];
+    }
+    c->rank[D] = rank;
+    memcpy(c->dims[D], o, sizeof(int64_t) * (size_t)rank);
+    note(c, "longrep");
+}
+
 /* Rank 4-8, cond and then on alternate axes (1s between, an axis or two
  * swapped), else whole or on any axes, outputs of 4 Ki - 512 Ki elements
  * of every width: opt_ptile.c's chunks of byte permutes (AVX-512 VBMI),
@@ -426,4 +457,6 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         midaxis(&r, c);
     else if (chance(&r, 5))
         interleaved_big(&r, c);
+    else if (chance(&r, 5))
+        longrep(&r, c);
 }

@@ -115,6 +115,10 @@ static const row rows[] = {
     {"short_outer", NUMPY, -1, 0, SEL_DT_F32, "1x33x1:33x1x33:33x33x1", 0, 0, 0, 0, 0, CFG(0, 1, 0, 0), 0},
     {"short_rank8", NUMPY, -1, 0, SEL_DT_BF16, "2x1x2x1x2x1x2x1:1x2x1x2x1x2x1x2:2x2x2x2x2x2x2x2", 0, 0, 0, 0, 0, CFG(2, 1, 0, 0), 0},
     {"short_inplace", NUMPY, -1, 0, SEL_DT_F32, "1000x1:1000x3:3", 0, 0, ALI(H_FZ_A_DST_THEN), 0, 0, CFG(3, 2, 1, 0), 0},
+    /* Long rows in segments (opt_exec.c run_segs): a then row of 16 KiB and
+     * a u8 cond row of 64 KiB repeated along the axis right above. */
+    {"long_seg_then", NUMPY, -1, 0, SEL_DT_F32, "5x4097:1x4097:5x4097", 0, 0, 0, 0, 0, CFG(3, 1, 0, 0), 0},
+    {"long_seg_cond", NUMPY, -1, 0, SEL_DT_U8, "1x65537:2x65537:2x65537", 0, 0, 0, 0, H_FZ_C_ANY, CFG(2, 1, 0, 0), 0},
 };
 
 /* ---- encoding ----------------------------------------------------------- */
