@@ -412,8 +412,8 @@ typedef struct opt_ptile_job {
     char *d;
     size_t n;
     int nt;
-    int wide; /* whole chunks stored: a block's last one past its end
-                 (later blocks of the range write those bytes again) */
+    int wide; /* whole chunks stored, the last past the block's end (into
+                 part()'s buffer: no masked store) */
 } opt_ptile_job;
 /* The tiles of blocked plan p at this level and width (built once per
  * shape and thread, kept), or NULL: the blocks of opt_block.c then (also

@@ -148,8 +148,10 @@ static int score(int64_t n, int64_t r, size_t B, int nt)
     const double waste = 1.0 - (double)n / (double)(nb * r);
     /* whole lines: blocks and passes (a spill shifts the next pass) */
     const int whole = B % 64 == 0 && (nb * r == n || n * rb % 64 == 0);
-    if (nb * r != n && (nt || B < 128)) /* streams store a line once; one */
-        return INT32_MIN;                /* chunk and a spill: slower */
+    /* Streams store a line once; spill blocks of one chunk, or wasting
+     * over 1/8 of a pass, were slower than opt_block's. */
+    if (nb * r != n && (nt || B < 128 || waste > 0.125))
+        return INT32_MIN;
     return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
            (int)(waste * 400);
 }
@@ -338,12 +340,12 @@ void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
 {
 #if defined(__x86_64__)
     const int64_t B = (int64_t)t->bbytes, bb = begin * (int64_t)w,
-                  be = end * (int64_t)w, W = 64 * t->nch;
-    /* Blocks [cur, b1) run in place storing whole chunks (wide): every
-     * byte they write (W from a block's start, past it too) inside the
-     * range, none over an operand (in place: each block alone, masked). */
-    const int whole = (!t->spill && B == W) || !overlaps(p, data, d, (size_t)be);
-    int64_t cur = bafter(t, bb) - 1, b1 = be >= W ? bafter(t, be - W) : 0;
+                  be = end * (int64_t)w;
+    /* Blocks [cur, b1) run in place: every byte they write (B from a
+     * block's start, its spill too) inside the range, none over an
+     * operand (in place: each block alone). */
+    const int whole = !t->spill || !overlaps(p, data, d, (size_t)be);
+    int64_t cur = bafter(t, bb) - 1, b1 = be >= B ? bafter(t, be - B) : 0;
     int64_t pos, len;
     char tails[3][TAIL];
     opt_ptile_job j;
@@ -375,7 +377,7 @@ void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
         }
     }
     if (cur < b1) {
-        j.d = d + bpos(t, cur, &len), j.n = (size_t)(b1 - cur), j.wide = 1;
+        j.d = d + bpos(t, cur, &len), j.n = (size_t)(b1 - cur), j.wide = 0;
         j.nt = nt && B % 64 == 0 && !t->spill && (uintptr_t)j.d % 64 == 0;
         opt_ptile_blocks__avx512(t, &j);
         if (j.nt)
