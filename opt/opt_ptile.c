@@ -7,6 +7,8 @@
  * base, so per chunk one control and one window offset, found here once
  * per shape, serve every block.  A chunk qualifies when each operand's
  * bytes in it lie within 64 bytes.  The axes above make an odometer.
+ * When r does not divide the top axis, a pass's last block runs whole and
+ * its bytes past the pass (the spill) are written over by the next.
  */
 #include <string.h>
 
