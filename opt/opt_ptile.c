@@ -305,7 +305,6 @@ static void part(const opt_ptile *t, opt_ptile_job *j, size_t lo, size_t hi,
     opt_ptile_blocks__avx512(t, j);
     memcpy(d, buf + lo, hi - lo);
 }
-#endif
 
 /* Output byte of block b (blocks of a pass at bbytes, passes at gbytes)
  * and its own bytes (the pass's last may be short). */
@@ -335,6 +334,8 @@ static int overlaps(const opt_plan *p, const void *const data[3],
     }
     return 0;
 }
+
+#endif
 
 void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
                      const void *const data[3], char *d, size_t w, int nt,
