@@ -394,7 +394,11 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
  * 64-bit mask, one byte blend, one store.  No scratch: the broadcast
  * operands are expanded in registers.  An odometer over the axes above
  * the block (level 0 the rest of the top axis) gives each block's bases:
- * level l steps operand k by delta[k][l] bytes (levels below wrapping). */
+ * level l steps operand k by delta[k][l] bytes (levels below wrapping).
+ * When r rows do not divide the top axis, a pass over it (a group of
+ * gbytes) ends in a block of fewer rows: that block is run whole and
+ * writes spill bytes past its group, which the next block overwrites (the
+ * range's last such block goes through a buffer). */
 #define OPT_PTILE_NCH 4
 typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
@@ -402,6 +406,9 @@ typedef struct opt_ptile {
     int nch, mode[3], nax;  /* mode: 0 dense, 1 window, 2 16-byte one */
     int csame;              /* cond's window and control: one for all */
     size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
+    size_t gbytes, spill;    /* a pass over the top axis; its last block's
+                                bytes past it (0: r divides the axis) */
+    int64_t nb;              /* blocks per pass */
     uint64_t tail;           /* store mask of the last chunk */
     int64_t dims[SEL_MAX_RANK], delta[3][SEL_MAX_RANK];
     int64_t step[3][SEL_MAX_RANK]; /* bytes per step of level l alone */
@@ -418,6 +425,8 @@ typedef struct opt_ptile_job {
     char *d;
     size_t n;
     int nt;
+    int wide; /* whole chunks stored, the last past the block's end (into
+                 part()'s buffer: no masked store) */
 } opt_ptile_job;
 /* The tiles of blocked plan p at this level and width (built once per
  * shape and thread, kept), or NULL: the blocks of opt_block.c then (also

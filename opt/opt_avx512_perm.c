@@ -248,7 +248,7 @@ pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
                            pt_win(s[k] + t->win[k][j], t->mode[k] == 2 ? 2 : 1));
             v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
                                           v[2], v[1]);
-            if (j == t->nch - 1 && t->tail != ~0ull)
+            if (j == t->nch - 1 && t->tail != ~0ull && !jb->wide)
                 _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
             else if (jb->nt)
                 _mm512_stream_si512((void *)(d + 64 * j), v[1]);
@@ -271,25 +271,36 @@ PT_ALWAYS int pt_clear(const opt_ptile *t, const opt_ptile_job *jb,
     return 1;
 }
 
-/* How many blocks of levels 1 and 2 the next run may take whole (*n1,
- * *n2; 1 each when not), the run being level 0 from index 0 on, and how
- * many blocks of the run read clear of the operands' ends (offsets grow
- * along level 0: the first ones). */
+/* How many blocks of levels 1 and 2 the next run may take (*n1, *n2; 1
+ * each when not), the run being level 0 from index 0 on, and how many
+ * blocks of the run read clear of the operands' ends (offsets grow along
+ * each level: the first ones).  Level 1 from any index, as far as its
+ * runs read clear (an operand repeated along an outer axis reaches its
+ * end once per pass: the passes before run counted, not a block at a
+ * time). */
 PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
                           size_t left, int64_t run, int64_t *n1, int64_t *n2)
 {
     const int64_t *dm = t->dims, *ix = jb->idx;
     int64_t c = run;
     *n1 = *n2 = 1;
-    if (t->nax > 1 && !ix[0] && !ix[1] && left >= (size_t)(dm[0] * dm[1])) {
-        *n1 = dm[1];
-        if (t->nax > 2 && !ix[2] && left >= (size_t)(dm[0] * dm[1] * dm[2]))
+    if (t->nax > 1 && !ix[0] && run == dm[0]) {
+        const int64_t cap = (int64_t)(left / (size_t)dm[0]);
+        *n1 = dm[1] - ix[1] < cap ? dm[1] - ix[1] : cap;
+        if (t->nax > 2 && !ix[1] && !ix[2] && *n1 == dm[1] &&
+            left >= (size_t)(dm[0] * dm[1] * dm[2]))
             *n2 = dm[2];
     }
     if (*n2 > 1 && !pt_clear(t, jb, run, *n1, *n2))
         *n2 = 1;
-    if (*n1 > 1 && !pt_clear(t, jb, run, *n1, 1))
-        *n1 = 1;
+    for (int k = 0; k < 3 && *n1 > 1; k++) { /* level 1's clear passes */
+        const int64_t last = jb->off[k] + (run - 1) * t->step[k][0];
+        const int64_t s1 = t->step[k][1];
+        if (last > jb->lim[k])
+            *n1 = 1;
+        else if (s1 > 0 && (jb->lim[k] - last) / s1 < *n1 - 1)
+            *n1 = (jb->lim[k] - last) / s1 + 1;
+    }
     for (int k = 0; k < 3; k++) {
         const int64_t o = jb->off[k], l = jb->lim[k], st = t->step[k][0];
         const int64_t q = o > l ? -1 : st ? (l - o) / st : run; /* no */
@@ -310,7 +321,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     const int64_t *s0 = t->step[0], *s1 = t->step[1], *s2 = t->step[2];
     size_t left = jb->n;
     char *d = jb->d;
-    const uint64_t tail = t->tail;
+    const uint64_t tail = jb->wide ? ~0ull : t->tail; /* see wide */
     const int csame = t->csame;
     PT_REGS(0);
     PT_REGS(1);
@@ -318,7 +329,11 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     while (left) {
         int64_t run = t->dims[0] - jb->idx[0], n1, n2, c;
         run = (size_t)run < left ? run : (int64_t)left;
+        /* A run to the end of level 0 ends in its pass's last block,
+         * which may spill: the next block starts back over it. */
+        const size_t back = jb->idx[0] + run == t->dims[0] ? t->spill : 0;
         c = pt_span(t, jb, left, run, &n1, &n2);
+        const size_t bin = c == run ? back : 0;
         for (int64_t i2 = 0; i2 < n2 && c; i2++)
                 for (int64_t i1 = 0; i1 < n1; i1++) {
                     const char *p0 = jb->src[0] + jb->off[0] + i2 * s0[2] + i1 * s0[1],
@@ -331,9 +346,10 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                             break;
                         p0 += s0[0], p1 += s1[0], p2 += s2[0];
                     }
+                    d -= bin;
                 }
         if (c < run) /* the few blocks near an end */
-            pt_near_end(t, jb, d, c, run), d += (size_t)(run - c) * bb;
+            pt_near_end(t, jb, d, c, run), d += (size_t)(run - c) * bb - back;
         /* The state at the last block, then one step of the odometer. */
         for (int k = 0; k < 3; k++)
             jb->off[k] += (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] +

@@ -7,6 +7,8 @@
  * base, so per chunk one control and one window offset, found here once
  * per shape, serve every block.  A chunk qualifies when each operand's
  * bytes in it lie within 64 bytes.  The axes above make an odometer.
+ * When r does not divide the top axis, a pass's last block runs whole and
+ * its bytes past the pass (the spill) are written over by the next.
  */
 #include <string.h>
 
@@ -20,6 +22,7 @@
 
 
 #define PT_PREF 4
+#define CANDS 128
 #define SMALL 4096
 #define TAIL (SMALL + 2 * BMAX + 128)
 
@@ -113,8 +116,12 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
     /* The odometer: level 0 the top axis in steps of r rows, then the
      * axes above it, innermost first; levels of one step left out. */
     t->nax = 0;
+    t->gbytes = (size_t)(E / r * p->dims[top]) * w;
+    t->nb = (p->dims[top] + r - 1) / r;
+    t->spill = (size_t)(t->nb * r - p->dims[top]) *
+               (size_t)(E / r) * w;
     for (int32_t a = top; a >= 0; a--) {
-        const int64_t n = a == top ? p->dims[a] / r : p->dims[a];
+        const int64_t n = a == top ? (p->dims[a] + r - 1) / r : p->dims[a];
         const int l = t->nax;
         if (n == 1 && !(a == 0 && l == 0))
             continue;
@@ -131,24 +138,48 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
     return 1;
 }
 
-/* Candidate blocks, best first: whole chunks (or at least 3/4 of the last
- * one used), then about 4 chunks per block (fewer odometer steps per
- * byte, controls still few).  Tries them until one fits its windows. */
-static int choose(opt_ptile *t, const opt_plan *p, size_t w)
+/* A block of r rows of a top axis of n, E elements, B bytes: its score.
+ * Whole chunks (or at least 3/4 of the last one used) first, then about
+ * 4 chunks per block (fewer odometer steps per byte, controls still few).
+ * When r does not divide n, a pass over the axis ends in a block of fewer
+ * rows that is run whole: the bytes it wastes cost their share. */
+static int score(int64_t n, int64_t r, size_t B, int nt)
 {
-    struct { int32_t top; int64_t r, E; int score; } c[64];
+    const int64_t nch = (int64_t)(B + 63) / 64, nb = (n + r - 1) / r;
+    const int64_t rb = (int64_t)B / r; /* bytes per row */
+    const double waste = 1.0 - (double)n / (double)(nb * r);
+    /* whole lines: blocks and passes (a spill shifts the next pass) */
+    const int whole = B % 64 == 0 && (nb * r == n || n * rb % 64 == 0);
+    /* Streams store a line once; spill blocks of one chunk, or wasting
+     * over 1/8 of a pass, were slower than opt_block's. */
+    if (nb * r != n && (nt || B < 128 || waste > 0.125))
+        return INT32_MIN;
+    return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
+           (int)(waste * 400);
+}
+
+/* Candidate blocks, best first (score); tries them until one fits its
+ * windows. */
+static int choose(opt_ptile *t, const opt_plan *p, size_t w, int nt)
+{
+    struct { int32_t top; int64_t r, E; int score; } c[CANDS];
     int n = 0;
     int64_t E0 = 1;
-    for (int32_t a = p->rank - 1; a >= 0 && n < 64; a--) {
-        for (int64_t r = 1; r <= p->dims[a] && n < 64; r++) {
-            const int64_t E = E0 * r;
+    for (int32_t a = p->rank - 1; a >= 0 && n < CANDS; a--) {
+        for (int64_t r = 1; r <= p->dims[a] && n < CANDS; r++) {
+            const int64_t E = E0 * r, nb = (p->dims[a] + r - 1) / r;
             const size_t B = (size_t)E * w, nch = (B + 63) / 64;
             if (B > BMAX)
                 break;
-            if (p->dims[a] % r || B * 4 < nch * 64 * 3 || (B < 128 && B != 64))
+            /* r not dividing the axis: whole chunks, or the fewest rows
+             * for its blocks per pass (the least waste) */
+            if (B * 4 < nch * 64 * 3 || (B < 128 && B != 64) ||
+                (p->dims[a] % r && B % 64 && r != (p->dims[a] + nb - 1) / nb))
                 continue;
             c[n].top = a, c[n].r = r, c[n].E = E;
-            c[n].score = (B % 64 == 0) * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch);
+            c[n].score = score(p->dims[a], r, B, nt);
+            if (c[n].score == INT32_MIN)
+                continue;
             n++;
         }
         E0 *= p->dims[a];
@@ -169,7 +200,7 @@ static int choose(opt_ptile *t, const opt_plan *p, size_t w)
 
 /* The thread's last shape and its tiles (ok = 0: none). */
 typedef struct cache {
-    int valid, ok, isa;
+    int valid, ok, isa, nt;
     size_t w;
     int32_t rank;
     int64_t dims[SEL_MAX_RANK], st[3][SEL_MAX_RANK];
@@ -177,10 +208,12 @@ typedef struct cache {
 } cache;
 static _Thread_local cache memo;
 
-static int same(const cache *m, const opt_plan *p, size_t w, int isa)
+static int same(const cache *m, const opt_plan *p, size_t w, int isa,
+                int nt)
 {
     const size_t n = (size_t)p->rank * sizeof(int64_t);
-    if (!m->valid || m->isa != isa || m->w != w || m->rank != p->rank ||
+    if (!m->valid || m->isa != isa || m->nt != nt || m->w != w ||
+        m->rank != p->rank ||
         memcmp(m->dims, p->dims, n))
         return 0;
     for (int k = 0; k < 3; k++)
@@ -227,11 +260,11 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
         return NULL;
     /* Streams need whole lines: blocks cut lines (61:207x4x1114x1:... i8,
      * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
-    if (same(m, p, w, isa))
-        return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
+    if (same(m, p, w, isa, nt))
+        return m->ok && !(nt && (m->t.bbytes % 64 || m->t.spill)) ? &m->t : NULL;
     /* Nor when blocks cut lines and opt_block's expansions are made once
      * per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
-    m->valid = 1, m->isa = isa, m->w = w, m->rank = p->rank;
+    m->valid = 1, m->isa = isa, m->nt = nt, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
     /* The crep kernels keep the per-pixel conds they serve in one block
@@ -241,8 +274,8 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * chunks). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
-            choose(&m->t, p, w) && !(m->t.bbytes % 64 && kept_once(p));
-    return m->ok && !(nt && m->t.bbytes % 64) ? &m->t : NULL;
+            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p));
+    return m->ok && !(nt && (m->t.bbytes % 64 || m->t.spill)) ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
     return NULL;
@@ -268,10 +301,40 @@ static void part(const opt_ptile *t, opt_ptile_job *j, size_t lo, size_t hi,
                  char *d)
 {
     _Alignas(64) char buf[BMAX];
-    j->d = buf, j->n = 1, j->nt = 0;
+    j->d = buf, j->n = 1, j->nt = 0, j->wide = 1;
     opt_ptile_blocks__avx512(t, j);
     memcpy(d, buf + lo, hi - lo);
 }
+
+/* Output byte of block b (blocks of a pass at bbytes, passes at gbytes)
+ * and its own bytes (the pass's last may be short). */
+static int64_t bpos(const opt_ptile *t, int64_t b, int64_t *len)
+{
+    const int64_t nb = t->nb, B = (int64_t)t->bbytes;
+    *len = b % nb == nb - 1 ? B - (int64_t)t->spill : B;
+    return b / nb * (int64_t)t->gbytes + b % nb * B;
+}
+
+/* The first block whose output starts after byte x (x >= 0). */
+static int64_t bafter(const opt_ptile *t, int64_t x)
+{
+    const int64_t nb = t->nb, G = (int64_t)t->gbytes;
+    const int64_t i = x % G / (int64_t)t->bbytes;
+    return x / G * nb + (i < nb - 1 ? i : nb - 1) + 1;
+}
+
+/* 1 when an operand's bytes meet dst's: spilled bytes would be read. */
+static int overlaps(const opt_plan *p, const void *const data[3],
+                    const char *d, size_t bytes)
+{
+    for (int k = 1; k < 3; k++) {
+        const char *s = (const char *)data[k];
+        if (s < d + bytes && d < s + p->in_bytes[k])
+            return 1;
+    }
+    return 0;
+}
+
 #endif
 
 void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
@@ -280,8 +343,13 @@ void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
 {
 #if defined(__x86_64__)
     const int64_t B = (int64_t)t->bbytes, bb = begin * (int64_t)w,
-                  be = end * (int64_t)w, b1 = be / B;
-    int64_t cur = bb / B;
+                  be = end * (int64_t)w;
+    /* Blocks [cur, b1) run in place: every byte they write (B from a
+     * block's start, its spill too) inside the range, none over an
+     * operand (in place: each block alone). */
+    const int whole = !t->spill || !overlaps(p, data, d, (size_t)be);
+    int64_t cur = bafter(t, bb) - 1, b1 = be >= B ? bafter(t, be - B) : 0;
+    int64_t pos, len;
     char tails[3][TAIL];
     opt_ptile_job j;
     for (int k = 0; k < 3; k++) {
@@ -296,21 +364,31 @@ void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
         j.rebase[k] = (int64_t)(avail - n);
     }
     seek(t, &j, cur);
-    if (bb % B || be < (cur + 1) * B) { /* the first block, cut */
-        const int64_t hi = be - cur * B < B ? be - cur * B : B;
-        part(t, &j, (size_t)(bb - cur * B), (size_t)hi, d + bb);
+    pos = bpos(t, cur, &len);
+    if (pos < bb || pos + len > be || !whole) { /* the first block, cut */
+        const int64_t hi = be - pos < len ? be - pos : len;
+        part(t, &j, (size_t)(bb - pos), (size_t)hi, d + bb);
         cur++;
     }
+    for (; !whole && cur < b1; cur++) { /* in place: a pass's end alone */
+        pos = bpos(t, cur, &len);
+        if (len < B)
+            part(t, &j, 0, (size_t)len, d + pos);
+        else {
+            j.d = d + pos, j.n = 1, j.nt = 0, j.wide = 0;
+            opt_ptile_blocks__avx512(t, &j);
+        }
+    }
     if (cur < b1) {
-        j.d = d + cur * B, j.n = (size_t)(b1 - cur);
-        j.nt = nt && B % 64 == 0 && (uintptr_t)j.d % 64 == 0;
+        j.d = d + bpos(t, cur, &len), j.n = (size_t)(b1 - cur), j.wide = 0;
+        j.nt = nt && B % 64 == 0 && !t->spill && (uintptr_t)j.d % 64 == 0;
         opt_ptile_blocks__avx512(t, &j);
         if (j.nt)
             opt_fence();
         cur = b1;
     }
-    if (be > cur * B && cur * B >= bb) /* the last block, cut */
-        part(t, &j, 0, (size_t)(be - cur * B), d + cur * B);
+    for (; (pos = bpos(t, cur, &len)) < be; cur++) /* the end */
+        part(t, &j, 0, (size_t)(be - pos < len ? be - pos : len), d + pos);
 #else
     (void)t, (void)p, (void)data, (void)d, (void)w, (void)nt, (void)begin,
         (void)end;

@@ -377,6 +377,11 @@ static void interleaved_big(rng *r, tcase *c)
         for (int i = 0; i < rank; i++)          /* of it beyond then's  */
             if (c->dims[T][i] == 1 && c->dims[E][i] == 1)
                 c->dims[T][i] = c->dims[D][i];
+    if (chance(r, 20)) { /* in place over a whole else: ptile blocks that */
+        for (int i = 0; i < rank; i++) /* would write past their own */
+            c->dims[E][i] = c->dims[D][i]; /* bytes run one at a time */
+        c->alias = ALIAS_ELSE;
+    }
     for (int k = 0; k < 4; k++)
         c->rank[k] = rank;
     note(c, "interleaved big");
