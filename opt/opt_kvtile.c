@@ -55,8 +55,9 @@ static size_t at(const opt_plan *p, int k, int64_t j)
     return (size_t)o;
 }
 
-/* One plan at width w: 0 when it passes (or is declined); *built counts
- * the plans that ran in tiles. */
+/* One plan at width w: 0 when it passes (or is declined); built[0]
+ * counts the plans that ran in tiles, built[1] those with a group window
+ * (mode 3). */
 static int check(opt_vtile *x, char *const *page, size_t w, int placing,
                  int *built)
 {
@@ -67,7 +68,8 @@ static int check(opt_vtile *x, char *const *page, size_t w, int placing,
     char *src[3];
     if (n * (int64_t)w > OPT_VTILE_MAX || !opt_vtile_build(x, &p, w))
         return 0;
-    ++*built;
+    ++built[0];
+    built[1] += x->mode[0] == 3 || x->mode[1] == 3 || x->mode[2] == 3;
     for (int k = 0; k < 3; k++) { /* at a page's end, or inside */
         src[k] = placing || draw(2) ? page[k] + AREA - p.in_bytes[k]
                                     : page[k] + draw(64);
@@ -105,7 +107,7 @@ int opt_kvtile_tests(int tests, int *failed)
         ok = !mprotect(page[k] + AREA, PAGE, PROT_NONE);
     }
     for (size_t w = 1; w <= 8; w *= 2) {
-        int bad = 0, built = 0;
+        int bad = 0, built[2] = {0, 0};
         tests++;
         if (!ok) {
             printf("ok %d - vtile_x%zu__avx2 # SKIP needs AVX2\n", tests,
@@ -113,11 +115,13 @@ int opt_kvtile_tests(int tests, int *failed)
             continue;
         }
         for (int i = 0; i < 20000 && !bad; i++)
-            bad |= check(&x, page, w, i % 4 == 0, &built);
-        bad |= built < 500; /* the plans must reach the tiles */
+            bad |= check(&x, page, w, i % 4 == 0, built);
+        /* the plans must reach the tiles, and their group windows */
+        bad |= built[0] < 500 || built[1] < 100;
         *failed += bad;
-        printf("%s %d - vtile_x%zu__avx2 (%d plans in tiles)\n",
-               bad ? "not ok" : "ok", tests, w * 8, built);
+        printf("%s %d - vtile_x%zu__avx2 (%d plans in tiles, %d with a "
+               "group window)\n",
+               bad ? "not ok" : "ok", tests, w * 8, built[0], built[1]);
     }
     for (int k = 0; buf && k < 3; k++)
         mprotect(buf + k * (AREA + PAGE) + AREA, PAGE, PROT_READ | PROT_WRITE);
