@@ -300,10 +300,14 @@ static inline VT_NOSAN VT vt_get(int m, const char *p, VT ctl)
 }
 
 /* One tile from its operands' bytes: each byte from then or else as its
- * element's cond byte says (any nonzero byte is true). */
+ * element's cond byte says (any nonzero byte is true); z: cond == 0. */
+static inline VT_NOSAN void vt_putz(char *d, VT z, VT t, VT e)
+{
+    vstoreu(d, _mm256_blendv_epi8(t, e, z));
+}
 static inline VT_NOSAN void vt_put(char *d, VT c, VT t, VT e)
 {
-    vstoreu(d, _mm256_blendv_epi8(t, e, _mm256_cmpeq_epi8(c, vzero())));
+    vt_putz(d, _mm256_cmpeq_epi8(c, vzero()), t, e);
 }
 
 /* One tile: operand windows at c, t, e (pointers in locals: a store
@@ -339,6 +343,15 @@ static inline VT_NOSAN VT vt_gget(int m, const char *p, size_t dj, VT g,
     return m == 3 ? _mm256_shuffle_epi8(g, kj) : vt_get(m, p + dj, k);
 }
 
+/* Tile j's cond == 0 bytes in a group: cond in mode 3 compares its
+ * group's window once (gz, not four times each tile's shuffled bytes). */
+static inline VT_NOSAN VT vt_gz(int m, const char *p, size_t dj, VT gz, VT k,
+                                VT kj)
+{
+    return m == 3 ? _mm256_shuffle_epi8(gz, kj)
+                  : _mm256_cmpeq_epi8(vt_get(m, p + dj, k), vzero());
+}
+
 /* Tile j's control for mode 3: the tile's window bytes dj further on. */
 #define VT_KJ(m, k, dj)                                                      \
     ((m) == 3 ? _mm256_add_epi8(k, _mm256_set1_epi8((char)(dj))) : k)
@@ -372,19 +385,19 @@ vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
                                  : t + o[0][1],
                    *eg = me == 2 ? (const char *)((uintptr_t)d + es)
                                  : e + o[0][2];
-        const VT gc = vt_win(mc, cg), gt = vt_win(mt, tg),
-                 ge = vt_win(me, eg);
-        vt_put(d, vt_gget(mc, cg, 0, gc, k0, k0),
-               vt_gget(mt, tg, 0, gt, k1, k1), vt_gget(me, eg, 0, ge, k2, k2));
-        vt_put(d + 32, vt_gget(mc, cg, c1, gc, k0, c01),
-               vt_gget(mt, tg, t1, gt, k1, t01),
-               vt_gget(me, eg, e1, ge, k2, e01));
-        vt_put(d + 64, vt_gget(mc, cg, c2, gc, k0, c02),
-               vt_gget(mt, tg, t2, gt, k1, t02),
-               vt_gget(me, eg, e2, ge, k2, e02));
-        vt_put(d + 96, vt_gget(mc, cg, c1 + c2, gc, k0, c03),
-               vt_gget(mt, tg, t1 + t2, gt, k1, t03),
-               vt_gget(me, eg, e1 + e2, ge, k2, e03));
+        const VT gz = _mm256_cmpeq_epi8(vt_win(mc, cg), vzero()),
+                 gt = vt_win(mt, tg), ge = vt_win(me, eg);
+        vt_putz(d, vt_gz(mc, cg, 0, gz, k0, k0),
+                vt_gget(mt, tg, 0, gt, k1, k1), vt_gget(me, eg, 0, ge, k2, k2));
+        vt_putz(d + 32, vt_gz(mc, cg, c1, gz, k0, c01),
+                vt_gget(mt, tg, t1, gt, k1, t01),
+                vt_gget(me, eg, e1, ge, k2, e01));
+        vt_putz(d + 64, vt_gz(mc, cg, c2, gz, k0, c02),
+                vt_gget(mt, tg, t2, gt, k1, t02),
+                vt_gget(me, eg, e2, ge, k2, e02));
+        vt_putz(d + 96, vt_gz(mc, cg, c1 + c2, gz, k0, c03),
+                vt_gget(mt, tg, t1 + t2, gt, k1, t03),
+                vt_gget(me, eg, e1 + e2, ge, k2, e03));
     }
 }
 
