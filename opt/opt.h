@@ -225,7 +225,8 @@ void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
  * order): per tile one shuffle of each window (ctl: per output byte the
  * window byte), one compare, one blend, one store.  mode[k]: 0 dense (a
  * straight load), 1 a 16-byte window, 2 (then, else) dense and laid out
- * as the output (tile i at byte 32 i; off's field unused).  Tile i reads operand k's window at byte off.h[i][k] (a
+ * as the output (tile i at byte 32 i; off's field unused), 3 (groups only)
+ * one 16-byte window for a group's four tiles, shuffled four ways.  Tile i reads operand k's window at byte off.h[i][k] (a
  * table built once per call: an odometer step per tile cost more than
  * the tile's shuffles). */
 #define OPT_VTILE_MAX 4096
@@ -239,6 +240,7 @@ typedef struct opt_vtile {
                        in[1], 4g + 3 plus both */
     uint64_t in[2];
     uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
+    uint64_t win;       /* a tile's window bytes per operand, packed */
     int mode[3];
     size_t last[3]; /* bytes the last tile's loads reach, per operand */
     union {         /* tile i's offsets: h[i][k] for operand k */

@@ -288,14 +288,26 @@ CREP2(64)
 #define VT_NOSAN                                                             \
     __attribute__((always_inline, no_sanitize_address, no_sanitize_thread))
 
-/* Operand bytes for one tile: mode 0 or 2 a straight load, 1 a shuffle
- * of a 16-byte window (the same in both lanes). */
+/* Operand bytes for one tile: mode 0 or 2 a straight load, 1 (and 3
+ * outside groups, never set there) a shuffle of a 16-byte window (the
+ * same in both lanes). */
 static inline VT_NOSAN VT vt_get(int m, const char *p, VT ctl)
 {
-    if (m != 1)
+    if (m == 0 || m == 2)
         return vloadu(p);
     return _mm256_shuffle_epi8(
         _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(p))), ctl);
+}
+
+/* One tile from its operands' bytes: each byte from then or else as its
+ * element's cond byte says (any nonzero byte is true); z: cond == 0. */
+static inline VT_NOSAN void vt_putz(char *d, VT z, VT t, VT e)
+{
+    vstoreu(d, _mm256_blendv_epi8(t, e, z));
+}
+static inline VT_NOSAN void vt_put(char *d, VT c, VT t, VT e)
+{
+    vt_putz(d, _mm256_cmpeq_epi8(c, vzero()), t, e);
 }
 
 /* One tile: operand windows at c, t, e (pointers in locals: a store
@@ -304,8 +316,7 @@ static inline VT_NOSAN void
 vt_tile(const char *c, const char *t, const char *e, char *d, int mc, int mt,
         int me, VT k0, VT k1, VT k2)
 {
-    const VT z = _mm256_cmpeq_epi8(vt_get(mc, c, k0), vzero());
-    vstoreu(d, _mm256_blendv_epi8(vt_get(mt, t, k1), vt_get(me, e, k2), z));
+    vt_put(d, vt_get(mc, c, k0), vt_get(mt, t, k1), vt_get(me, e, k2));
 }
 /* Mode 2 (then or else laid out as the output): tile i at byte 32 i, no
  * table entry read. */
@@ -313,6 +324,38 @@ vt_tile(const char *c, const char *t, const char *e, char *d, int mc, int mt,
 #define VT_TILE(i, mc, mt, me)                                               \
     vt_tile(c + x->off.h[i][0], t + VT_OFF(mt, i, 1), e + VT_OFF(me, i, 2),  \
             d + (size_t)(i) * 32, mc, mt, me, k0, k1, k2)
+
+/* A group's operand: mode 3 its one window (loaded once a group), the
+ * others nothing (their tiles load their own). */
+static inline VT_NOSAN VT vt_win(int m, const char *p)
+{
+    if (m != 3)
+        return vzero();
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(CXP(p)));
+}
+
+/* Tile j's bytes in a group (at delta dj from the group's first tile):
+ * mode 3 shuffles the group's window g with tile j's control kj (the
+ * tile control's bytes moved by dj), the others are vt_get at dj. */
+static inline VT_NOSAN VT vt_gget(int m, const char *p, size_t dj, VT g,
+                                  VT k, VT kj)
+{
+    return m == 3 ? _mm256_shuffle_epi8(g, kj) : vt_get(m, p + dj, k);
+}
+
+/* Tile j's cond == 0 bytes in a group: cond in mode 3 compares its
+ * group's window once (gz, not four times each tile's shuffled bytes). */
+static inline VT_NOSAN VT vt_gz(int m, const char *p, size_t dj, VT gz, VT k,
+                                VT kj)
+{
+    return m == 3 ? _mm256_shuffle_epi8(gz, kj)
+                  : _mm256_cmpeq_epi8(vt_get(m, p + dj, k), vzero());
+}
+
+/* Tile j's control for mode 3: the tile's window bytes dj further on. */
+#define VT_KJ(m, k, dj)                                                      \
+    ((m) == 3 ? _mm256_add_epi8(k, _mm256_set1_epi8((char)(dj))) : k)
+
 /* Groups of four tiles (x->groups): one table entry a group, tile 1 of
  * it at the bits' deltas in[0], tile 2 at in[1], tile 3 at both (a
  * fourth of the table to build, and no offset loads for three tiles of
@@ -327,6 +370,11 @@ vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
                  t2 = mt == 2 ? 64 : x->in[1] >> 16 & 0xffff,
                  e1 = me == 2 ? 32 : x->in[0] >> 32 & 0xffff,
                  e2 = me == 2 ? 64 : x->in[1] >> 32 & 0xffff;
+    const VT c01 = VT_KJ(mc, k0, c1), c02 = VT_KJ(mc, k0, c2),
+             c03 = VT_KJ(mc, k0, c1 + c2), t01 = VT_KJ(mt, k1, t1),
+             t02 = VT_KJ(mt, k1, t2), t03 = VT_KJ(mt, k1, t1 + t2),
+             e01 = VT_KJ(me, k2, e1), e02 = VT_KJ(me, k2, e2),
+             e03 = VT_KJ(me, k2, e1 + e2);
     const uintptr_t ts = (uintptr_t)t - (uintptr_t)d,
                     es = (uintptr_t)e - (uintptr_t)d;
     const uint16_t(*o)[4] = x->off.h;
@@ -337,11 +385,19 @@ vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
                                  : t + o[0][1],
                    *eg = me == 2 ? (const char *)((uintptr_t)d + es)
                                  : e + o[0][2];
-        vt_tile(cg, tg, eg, d, mc, mt, me, k0, k1, k2);
-        vt_tile(cg + c1, tg + t1, eg + e1, d + 32, mc, mt, me, k0, k1, k2);
-        cg += c2, tg += t2, eg += e2;
-        vt_tile(cg, tg, eg, d + 64, mc, mt, me, k0, k1, k2);
-        vt_tile(cg + c1, tg + t1, eg + e1, d + 96, mc, mt, me, k0, k1, k2);
+        const VT gz = _mm256_cmpeq_epi8(vt_win(mc, cg), vzero()),
+                 gt = vt_win(mt, tg), ge = vt_win(me, eg);
+        vt_putz(d, vt_gz(mc, cg, 0, gz, k0, k0),
+                vt_gget(mt, tg, 0, gt, k1, k1), vt_gget(me, eg, 0, ge, k2, k2));
+        vt_putz(d + 32, vt_gz(mc, cg, c1, gz, k0, c01),
+                vt_gget(mt, tg, t1, gt, k1, t01),
+                vt_gget(me, eg, e1, ge, k2, e01));
+        vt_putz(d + 64, vt_gz(mc, cg, c2, gz, k0, c02),
+                vt_gget(mt, tg, t2, gt, k1, t02),
+                vt_gget(me, eg, e2, ge, k2, e02));
+        vt_putz(d + 96, vt_gz(mc, cg, c1 + c2, gz, k0, c03),
+                vt_gget(mt, tg, t1 + t2, gt, k1, t03),
+                vt_gget(me, eg, e1 + e2, ge, k2, e03));
     }
 }
 
@@ -371,21 +427,23 @@ vt_groups(const opt_vtile *x, const char *c, const char *t, const char *e,
         if (i < n)                                                           \
             VT_TILE(i, MC, MT, ME);                                          \
     }
-#define VTILE_E(MC, MT) VTILE(MC, MT, 0) VTILE(MC, MT, 1) VTILE(MC, MT, 2)
-VTILE_E(0, 0)
-VTILE_E(0, 1)
-VTILE_E(0, 2)
-VTILE_E(1, 0)
-VTILE_E(1, 1)
-VTILE_E(1, 2)
+#define VTILE_E(MC, MT)                                                      \
+    VTILE(MC, MT, 0) VTILE(MC, MT, 1) VTILE(MC, MT, 2) VTILE(MC, MT, 3)
+#define VTILE_T(MC)                                                          \
+    VTILE_E(MC, 0) VTILE_E(MC, 1) VTILE_E(MC, 2) VTILE_E(MC, 3)
+VTILE_T(0)
+VTILE_T(1)
+VTILE_T(3)
 #define VTILE_ROW(MC, MT)                                                    \
-    {vtile_##MC##MT##0, vtile_##MC##MT##1, vtile_##MC##MT##2}
+    {vtile_##MC##MT##0, vtile_##MC##MT##1, vtile_##MC##MT##2,                \
+     vtile_##MC##MT##3}
+#define VTILE_TAB(MC)                                                        \
+    {VTILE_ROW(MC, 0), VTILE_ROW(MC, 1), VTILE_ROW(MC, 2), VTILE_ROW(MC, 3)}
 
-/* Cond is 0 or 1 (opt_vtile.c gives it no mode 2); then and else 0-2. */
+/* Cond is 0, 1 or 3 (opt_vtile.c gives it no mode 2); then and else 0-3. */
 void opt_vtile__avx2(const opt_vtile *x)
 {
-    static void (*const fns[2][3][3])(const opt_vtile *) = {
-        {VTILE_ROW(0, 0), VTILE_ROW(0, 1), VTILE_ROW(0, 2)},
-        {VTILE_ROW(1, 0), VTILE_ROW(1, 1), VTILE_ROW(1, 2)}};
-    fns[x->mode[0]][x->mode[1]][x->mode[2]](x);
+    static void (*const fns[3][4][4])(const opt_vtile *) = {
+        VTILE_TAB(0), VTILE_TAB(1), VTILE_TAB(3)};
+    fns[x->mode[0] & 2 ? 2 : x->mode[0]][x->mode[1]][x->mode[2]](x);
 }

@@ -145,10 +145,9 @@ axes(const sel_tensor *const t[4], const lay *L, int64_t *count,
         r++;
     }
     *count = n, step[0] = s0, step[1] = s1, step[2] = s2;
-    for (int32_t i = 0; i < r; i++) { /* the plan starts at axis 0 */
-        p->dims[i] = ax[r - 1 - i];
-        for (int k = 0; k < 3; k++)
-            p->st[k][i] = st[k][r - 1 - i];
+    for (int32_t i = 0, j = r - 1; j >= 0; i++, j--) { /* from axis 0 */
+        p->dims[i] = ax[j];
+        p->st[0][i] = st[0][j], p->st[1][i] = st[1][j], p->st[2][i] = st[2][j];
     }
     return r;
 }

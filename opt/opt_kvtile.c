@@ -38,8 +38,9 @@ static int64_t make_plan(opt_plan *p, size_t w)
     return n;
 }
 
-/* One plan at width w: 0 when it passes (or is declined); *built counts
- * the plans that ran in tiles. */
+/* One plan at width w: 0 when it passes (or is declined); built[0]
+ * counts the plans that ran in tiles, built[1] those with a group window
+ * (mode 3). */
 static int check(opt_vtile *x, const opt_kguard *g, size_t w, int placing,
                  int *built)
 {
@@ -50,7 +51,8 @@ static int check(opt_vtile *x, const opt_kguard *g, size_t w, int placing,
     char *src[3];
     if (n * (int64_t)w > OPT_VTILE_MAX || !opt_vtile_build(x, &p, w))
         return 0;
-    ++*built;
+    ++built[0];
+    built[1] += x->mode[0] == 3 || x->mode[1] == 3 || x->mode[2] == 3;
     opt_kguard_fill(g, &p, &seed, placing, src);
     memset(out, POISON, sizeof out);
     memset(want, POISON, sizeof want);
@@ -74,7 +76,7 @@ int opt_kvtile_tests(int tests, int *failed)
 #endif
     ok = ok && opt_kguard_open(&g, AREA);
     for (size_t w = 1; w <= 8; w *= 2) {
-        int bad = 0, built = 0;
+        int bad = 0, built[2] = {0, 0};
         tests++;
         if (!ok) {
             printf("ok %d - vtile_x%zu__avx2 # SKIP needs AVX2\n", tests,
@@ -82,11 +84,13 @@ int opt_kvtile_tests(int tests, int *failed)
             continue;
         }
         for (int i = 0; i < 20000 && !bad; i++)
-            bad |= check(&x, &g, w, i % 4 == 0, &built);
-        bad |= built < 500; /* the plans must reach the tiles */
+            bad |= check(&x, &g, w, i % 4 == 0, built);
+        /* the plans must reach the tiles, and their group windows */
+        bad |= built[0] < 500 || built[1] < 100;
         *failed += bad;
-        printf("%s %d - vtile_x%zu__avx2 (%d plans in tiles)\n",
-               bad ? "not ok" : "ok", tests, w * 8, built);
+        printf("%s %d - vtile_x%zu__avx2 (%d plans in tiles, %d with a "
+               "group window)\n",
+               bad ? "not ok" : "ok", tests, w * 8, built[0], built[1]);
     }
     opt_kguard_close(&g);
     return tests;

@@ -142,6 +142,7 @@ static int controls(opt_vtile *x, const uint64_t *wt, int nb, size_t w)
     }
     /* Per operand, unrolled (a loop over k cost twice the instructions):
      * cond is dense only at w = 1 (one byte per output element). */
+    x->win = win;
     x->mode[0] = w != 1 || (off & 0xffff);
     x->mode[1] = (off >> 16 & 0xffff) != 0;
     x->mode[2] = (off >> 32 & 0xffff) != 0;
@@ -167,6 +168,21 @@ static void straight(opt_vtile *x, const opt_plan *p, size_t out_bytes)
     for (int k = 1; k < 3; k++)
         if (x->mode[k] == 0 && p->in_bytes[k] == out_bytes)
             x->mode[k] = 2;
+}
+
+/* Mode 3 for a shuffled operand whose four tiles of a group lie in one
+ * 16-byte window (its tile window plus both group bits' weights): one
+ * load a group instead of four (tiny_r7_f64's cond and then: 6 of 40
+ * instructions a group).  Unrolled over the operands (see controls). */
+static void group_windows(opt_vtile *x)
+{
+    const uint64_t g = x->win + x->in[0] + x->in[1];
+    if (x->mode[0] == 1 && (g & 0xffff) <= 16)
+        x->mode[0] = 3;
+    if (x->mode[1] == 1 && (g >> 16 & 0xffff) <= 16)
+        x->mode[1] = 3;
+    if (x->mode[2] == 1 && (g >> 32 & 0xffff) <= 16)
+        x->mode[2] = 3;
 }
 
 /* Plans whose dims are all powers of 2 (most tiny calls): the output
@@ -204,6 +220,7 @@ static int build_bits(opt_vtile *x, const opt_plan *p, size_t w)
     }
     /* Groups of four tiles: the two tile bits below the table's. */
     x->in[0] = wt[tb], x->in[1] = wt[tb + 1];
+    group_windows(x);
     x->groups = (int32_t)offsets_bits(x->off.w, wt + tb + 2, bits - tb - 2);
     x->tiles = x->groups * 4;
     return 1;
@@ -244,10 +261,11 @@ int opt_vtile_build(opt_vtile *x, const opt_plan *p, size_t w)
     }
     last = x->groups ? x->off.w[x->groups - 1] + x->in[0] + x->in[1]
                      : x->off.w[x->tiles - 1];
-    /* how far each operand's last load reaches (unrolled: see controls) */
-    x->last[0] = (size_t)(last & 0xffff) + (x->mode[0] == 1 ? 16 : 32);
-    x->last[1] = (size_t)(last >> 16 & 0xffff) + (x->mode[1] == 1 ? 16 : 32);
-    x->last[2] = (size_t)(last >> 32 & 0xffff) + (x->mode[2] == 1 ? 16 : 32);
+    /* how far each operand's last load reaches (unrolled: see controls;
+     * mode 3 reaches less far than this: its group's first tile's) */
+    x->last[0] = (size_t)(last & 0xffff) + (x->mode[0] & 1 ? 16 : 32);
+    x->last[1] = (size_t)(last >> 16 & 0xffff) + (x->mode[1] & 1 ? 16 : 32);
+    x->last[2] = (size_t)(last >> 32 & 0xffff) + (x->mode[2] & 1 ? 16 : 32);
     return 1;
 }
 
