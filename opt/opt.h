@@ -193,17 +193,14 @@ typedef struct opt_chunk {
  * an operand's bytes for a chunk, or
  * there are more than OPT_CHUNK_CTLS distinct controls. */
 int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
-/* Tests only (opt_kguard.c): three operand areas of `area` bytes, each
- * followed by a page that cannot be read; operands placed at an area's
- * end (or inside) with random data; the plain loop's output (want). */
+/* Tests only (opt_kguard.c): operand areas before unreadable pages,
+ * random operands placed in them, the plain loop's output (want). */
 typedef struct opt_kguard { char *buf, *page[3]; size_t area; } opt_kguard;
 uint64_t opt_kdraw(uint64_t *seed, uint64_t n);
 int opt_kguard_open(opt_kguard *g, size_t area);
 void opt_kguard_close(opt_kguard *g);
-void opt_kguard_fill(const opt_kguard *g, const opt_plan *p, uint64_t *seed,
-                     int at_end, char *src[3]);
-void opt_kguard_want(const opt_plan *p, size_t w, char *const src[3],
-                     char *want);
+void opt_kguard_fill(const opt_kguard *g, const opt_plan *p, uint64_t *seed, int at_end, char *src[3]);
+void opt_kguard_want(const opt_plan *p, size_t w, char *const src[3], char *want);
 /* Tests only (opt_kchunk.c, linked into the kernel test): the chunk
  * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
 #define OPT_KCHUNK_TESTS 4
