@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "opt.h"
+#include "opt_rows.h"
 
 /* Defaults, measured on the development machine (opt/README.md): below
  * PARALLEL_MIN_DEFAULT bytes of output, waking a second thread costs more
@@ -94,7 +95,7 @@ typedef struct run {
     const opt_ptile *pt; /* blocks in registers (opt_ptile.c), or NULL */
     int nt, isa;
     int32_t pair; /* the axis whose rows run in pairs (pair_axis), or -1 */
-    int seg;      /* the whole call, rows in segments (seg_rows) */
+    int seg;      /* the whole call, rows in segments (opt_rows.c) */
     int edge;     /* streams, rows ending inside a line: edge_row */
     int64_t count, chunk;
 } run;
@@ -353,55 +354,10 @@ static void run_pairs(const run *x, int64_t begin, int64_t end)
     }
 }
 
-/* Rows in segments.  When an operand's row repeats along the axis right
- * above the row ([1,K] against [N,K]) and holds 8 KiB or more, row-major
- * order reads it from L2 for every row; 4 KiB segments over all the rows
- * along that axis read it once from L2, then from L1 (model, i64 in L2:
- * 9x4930 9.8 -> 7.1 us; 16 KiB segments lost it).  cond counts for 1- and
- * 2-byte elements only (for f32 it saved nothing, for i64 it lost).  Only
- * under the thread threshold: past L2 the model was mixed, chunks cut. */
-#define SEG_REUSE ((size_t)8 << 10)
-#define SEG_BYTES ((size_t)4 << 10)
-
-static int seg_rows(const opt_plan *p, size_t w)
-{
-    const int32_t in = p->rank - 1;
-    if (p->rank < 2 || p->dims[in - 1] < 2)
-        return 0;
-    for (int k = w > 2; k < 3; k++) /* cond: 1 byte against w */
-        if (p->st[k][in] && !p->st[k][in - 1] &&
-            (size_t)p->dims[in] * (k ? w : 1) >= SEG_REUSE)
-            return 1;
-    return 0;
-}
-
-/* The whole call: for each step of the axes above in - 1, its rows along
- * in - 1 segment by segment. */
-static void run_segs(const run *x)
-{
-    const opt_plan *p = x->p;
-    const int32_t in = p->rank - 1, a = in - 1;
-    const int64_t n = p->dims[in], g = p->dims[a], seg = SEG_BYTES / x->w;
-    int64_t idx[SEL_MAX_RANK] = {0}, off[3] = {0, 0, 0};
-    for (int64_t r = 0; r < x->count / n; r += g) {
-        for (int64_t j = 0; j < n; j += seg) {
-            const int64_t len = n - j < seg ? n - j : seg;
-            const int64_t o[3] = {off[0] + j * p->st[0][in],
-                off[1] + j * p->st[1][in], off[2] + j * p->st[2][in]};
-            for (int64_t h = 0; h < g; h++)
-                x->kern((size_t)len, x->c + o[0] + h * p->st[0][a],
-                        x->t + (size_t)(o[1] + h * p->st[1][a]) * x->w,
-                        x->e + (size_t)(o[2] + h * p->st[2][a]) * x->w,
-                        x->d + (size_t)((r + h) * n + j) * x->w, 0);
-        }
-        odometer(p, idx, off, a - 1, -1); /* the next step above a */
-    }
-}
-
 static void run_range(const run *x, int64_t begin, int64_t end)
 {
     if (x->seg && begin == 0 && end == x->count)
-        run_segs(x);
+        opt_run_segs(x->p, x->kern, x->c, x->t, x->e, x->d, x->w, x->pair);
     else if (x->pair >= 0)
         run_pairs(x, begin, end);
     else
@@ -477,8 +433,10 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
                                         : NULL;
 
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
-    x.seg = bytes < tu.parallel_min && x.kern && !x.nt && x.pair < 0 &&
-            seg_rows(p, w);
+    /* Segments on one thread: alone only under the thread threshold (past
+     * L2 a model was mixed), inside pairs at any size (opt_rows.c). */
+    x.seg = x.kern && !x.nt && threads <= 1 && opt_seg_rows(p, w) &&
+            (x.pair >= 0 || bytes < tu.parallel_min);
     if (threads <= 1) {
         if (p->rank == 1 && x.kern) { /* one row: straight to the kernel */
             x.kern((size_t)x.count, x.c, x.t, x.e, x.d, x.nt);

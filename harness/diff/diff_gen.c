@@ -313,8 +313,10 @@ static void midaxis(rng *r, tcase *c)
 /* Long rows with then or else repeated along the axis right above the
  * row ([1,K] or [I,1,K] against [I,J,K]): 8-40 KiB of it per row, J of
  * 2-12, maybe a leading I of 2-3, under 512 Ki elements, so that opt runs
- * the rows in segments (opt_exec.c, run_segs); the other input dense, the
- * same form or a scalar; cond dense, repeated the same way, or [K]. */
+ * the rows in segments (opt_rows.c); the other input dense, the same form,
+ * a scalar or, under I, [J,K] (segments in pairs along I; under a top
+ * axis of 2, the pairs' axis is 1); cond dense, repeated the same way,
+ * [K] or [J,K]. */
 static void longrep(rng *r, tcase *c)
 {
     const size_t w = sel_dtype_size(c->dtype[T]) ? sel_dtype_size(c->dtype[T]) : 1;
@@ -324,20 +326,34 @@ static void longrep(rng *r, tcase *c)
     int64_t out[3] = {2 + below(r, 2), 2 + below(r, 11), 0};
     const int64_t *o = out + !lead;
     out[2] = k;
-    while (out[1] > 2 && (lead ? out[0] : 1) * out[1] * k > (int64_t)MAX_ELEMS * 4)
+    /* a top axis of 2 over [I,J,K] and the other input [J,K]: the pairs'
+     * axis is then axis 1 */
+    const int top = lead && chance(r, 30);
+    while (out[1] > 2 &&
+           (top ? 2 : 1) * (lead ? out[0] : 1) * out[1] * k > (int64_t)MAX_ELEMS * 4)
         out[1]--;
     c->b.type = SEL_BROADCAST_NUMPY;
     c->b.flags = SEL_COND_BIDIRECTIONAL;
     for (int q = C; q <= E; q++) {
-        const int form = q == rep ? 1 : below(r, 3); /* 0 dense, 1 repeated */
-        c->rank[q] = form == 2 ? (q == C ? 1 : 0) : rank;
+        /* 0 dense, 1 repeated, 2 a scalar or [K], 3 [J,K] (under a
+         * leading I: segments in pairs along I) */
+        const int form = q == rep ? 1 : top && q != C ? 3 : below(r, lead ? 4 : 3);
+        if (top && form == 0 && chance(r, 50)) { /* dense over the top too */
+            c->rank[q] = rank + 1;
+            c->dims[q][0] = 2;
+            memcpy(c->dims[q] + 1, o, sizeof(int64_t) * (size_t)rank);
+            continue;
+        }
+        c->rank[q] = form == 2 ? (q == C ? 1 : 0) : form == 3 ? 2 : rank;
         if (form == 2 && q == C)
             c->dims[q][0] = k;
-        for (int i = 0; form < 2 && i < rank; i++)
-            c->dims[q][i] = form == 1 && i == rank - 2 ? 1 : o[i];
+        for (int i = 0; form != 2 && i < c->rank[q]; i++)
+            c->dims[q][i] = form == 3 ? o[1 + i]
+                          : form == 1 && i == rank - 2 ? 1 : o[i];
     }
-    c->rank[D] = rank;
-    memcpy(c->dims[D], o, sizeof(int64_t) * (size_t)rank);
+    c->rank[D] = rank + top;
+    c->dims[D][0] = 2;
+    memcpy(c->dims[D] + top, o, sizeof(int64_t) * (size_t)rank);
     note(c, "longrep");
 }
 

@@ -1,0 +1,98 @@
+/* opt_rows.c - long rows in segments: an operand's row that repeats along
+ * the axis right above the row is read once from L2 per segment and then
+ * from L1, instead of from L2 for every row (opt/README.md, "Long rows in
+ * segments").  opt_exec.c decides when and calls it on the whole call.
+ */
+#include "opt_rows.h"
+
+/* Rows in segments.  When an operand's row repeats along the axis right
+ * above the row ([1,K] against [N,K]) and holds 8 KiB or more, row-major
+ * order reads it from L2 for every row; 4 KiB segments over all the rows
+ * along that axis read it once from L2, then from L1 (model, i64 in L2:
+ * 9x4930 9.8 -> 7.1 us; 16 KiB segments lost it).  cond counts for 1- and
+ * 2-byte elements only (for f32 it saved nothing, for i64 it lost). */
+#define SEG_REUSE ((size_t)8 << 10)
+#define SEG_BYTES ((size_t)4 << 10)
+
+int opt_seg_rows(const opt_plan *p, size_t w)
+{
+    const int32_t in = p->rank - 1;
+    if (p->rank < 2 || p->dims[in - 1] < 2)
+        return 0;
+    for (int k = w > 2; k < 3; k++) /* cond: 1 byte against w */
+        if (p->st[k][in] && !p->st[k][in - 1] &&
+            (size_t)p->dims[in] * (k ? w : 1) >= SEG_REUSE)
+            return 1;
+    return 0;
+}
+
+typedef struct segs {
+    const opt_plan *p;
+    opt_kernel_fn *kern;
+    const uint8_t *c;
+    const char *t, *e;
+    char *d;
+    size_t w;
+    int32_t pair;    /* the axis of the pairs, or -1 */
+    int64_t partner; /* rows from a group to its partner along pair */
+} segs;
+
+/* The m (1 or 2) groups of rows along in - 1 that start at row r (the
+ * second one partner rows on), segment by segment: for each segment, each
+ * row of the group, then the same row of the partner, so a row repeated
+ * along in - 1 is read from L1 after its first segment, and a row repeated
+ * along pair (the partner's) from L1 the second time. */
+static void groups(const segs *x, int64_t r, int m)
+{
+    const opt_plan *p = x->p;
+    const int32_t in = p->rank - 1, a = in - 1;
+    const int64_t n = p->dims[in], g = p->dims[a];
+    const int64_t seg = (int64_t)(SEG_BYTES / x->w);
+    int64_t off[3] = {0, 0, 0}, q = r, st[3];
+
+    for (int32_t i = a; i >= 0; i--) { /* row r's offsets */
+        for (int k = 0; k < 3; k++)
+            off[k] += q % p->dims[i] * p->st[k][i];
+        q /= p->dims[i];
+    }
+    for (int k = 0; k < 3; k++)
+        st[k] = x->pair >= 0 ? p->st[k][x->pair] : 0;
+    for (int64_t j = 0; j < n; j += seg) {
+        const int64_t len = n - j < seg ? n - j : seg;
+        for (int64_t h = 0; h < g; h++)
+            for (int u = 0; u < m; u++) {
+                const int64_t o[3] = {
+                    off[0] + j * p->st[0][in] + h * p->st[0][a] + u * st[0],
+                    off[1] + j * p->st[1][in] + h * p->st[1][a] + u * st[1],
+                    off[2] + j * p->st[2][in] + h * p->st[2][a] + u * st[2]};
+                x->kern((size_t)len, x->c + o[0], x->t + (size_t)o[1] * x->w,
+                        x->e + (size_t)o[2] * x->w,
+                        x->d + (size_t)((r + u * x->partner + h) * n + j) *
+                                   x->w, 0);
+            }
+    }
+}
+
+void opt_run_segs(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
+                  const char *t, const char *e, char *d, size_t w,
+                  int32_t pair)
+{
+    const int32_t in = p->rank - 1;
+    const int64_t g = p->dims[in - 1];
+    int64_t rows = 1, step = 1; /* step: rows per step of pair */
+    const segs x = {p, kern, c, t, e, d, w, pair, 0};
+    segs y = x;
+
+    for (int32_t i = 0; i < in; i++)
+        rows *= p->dims[i];
+    for (int32_t i = pair + 1; pair >= 0 && i < in; i++)
+        step *= p->dims[i];
+    y.partner = step;
+    for (int64_t r = 0; r < rows; r += g) {
+        const int64_t at = pair >= 0 ? r / step % p->dims[pair] : 0;
+        if (pair < 0)
+            groups(&x, r, 1);
+        else if (at % 2 == 0) /* odd ones ran with their partner */
+            groups(&y, r, at + 1 < p->dims[pair] ? 2 : 1);
+    }
+}
