@@ -247,15 +247,20 @@ static int pt_shape(int i, int64_t d[3][8])
         "4x1x8x1x8x1x8 1x4x1x8x1x8x1 4x4x8x8x8x8x8",
         "4x1x4x1x4x1x4x1 1x4x1x4x1x4x1x4 4x4x4x4x4x4x4x4",
         "2x1x1x1 170x2x3x13x1 170x1x3x1x1", "7x1x13 1x5x13 7x5x1",
-        "1x9x1x3 6x1x5x3 6x9x5x1"};
+        "1x9x1x3 6x1x5x3 6x9x5x1",
+        /* else of 4-16 KiB at widths 4 and 8, outputs 16 times as large:
+         * copied whole (opt_ptile_range's MID) */
+        "1x23x1x1 40x1x1x54 1x23x1x54"};
     const int nf = (int)(sizeof fixed / sizeof *fixed);
     int rank = 0;
     if (i < nf) {
         const char *p = fixed[i];
-        for (int k = 0; k < 3; k++, rank = 0)
+        for (int k = 0; k < 3; k++, rank = 0, p += *p == ' ')
             while (*p && *p != ' ')
                 d[k][rank++] = strtoll(p, (char **)&p, 10), p += *p == 'x';
-        return (int)(strchr(fixed[i], ' ') - fixed[i] + 1) / 2;
+        for (p = fixed[i], rank = 1; *p != ' '; p++) /* dims of any size */
+            rank += *p == 'x';
+        return rank;
     }
     rank = 3 + (int)(next() % 6);
     for (int a = 0; a < rank; a++) {
