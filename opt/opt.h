@@ -76,6 +76,23 @@ typedef struct opt_plan {
     int64_t binner, brows;
 } opt_plan;
 
+/* One step of an odometer over plan axes top down to stop + 1 (top
+ * innermost), each operand's element offset following (the row walks of
+ * opt_exec.c and the blocks' outer axes in opt_block.c). */
+static inline void opt_odometer(const opt_plan *p, int64_t *idx,
+                                int64_t off[3], int32_t top, int32_t stop)
+{
+    for (int32_t i = top; i > stop; i--) {
+        for (int k = 0; k < 3; k++)
+            off[k] += p->st[k][i];
+        if (++idx[i] < p->dims[i])
+            return;
+        for (int k = 0; k < 3; k++)
+            off[k] -= p->st[k][i] * p->dims[i];
+        idx[i] = 0;
+    }
+}
+
 /* Inner rows shorter than OPT_ROW_SHORT bytes run in blocks of at most
  * OPT_BLOCK_BYTES of output (measured: opt/README.md). */
 #define OPT_ROW_SHORT 512
@@ -193,22 +210,6 @@ typedef struct opt_chunk {
  * an operand's bytes for a chunk, or
  * there are more than OPT_CHUNK_CTLS distinct controls. */
 int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w);
-/* Tests only (opt_kguard.c): operand areas before unreadable pages,
- * random operands placed in them, the plain loop's output (want). */
-typedef struct opt_kguard { char *buf, *page[3]; size_t area; } opt_kguard;
-uint64_t opt_kdraw(uint64_t *seed, uint64_t n);
-int opt_kguard_open(opt_kguard *g, size_t area);
-void opt_kguard_close(opt_kguard *g);
-void opt_kguard_fill(const opt_kguard *g, const opt_plan *p, uint64_t *seed, int at_end, char *src[3]);
-void opt_kguard_want(const opt_plan *p, size_t w, char *const src[3], char *want);
-/* Tests only (opt_kchunk.c, linked into the kernel test): the chunk
- * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
-#define OPT_KCHUNK_TESTS 4
-int opt_kchunk_tests(int tests, int *failed);
-/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it); prints
- * OPT_KVTILE_TESTS TAP lines. */
-#define OPT_KVTILE_TESTS 4
-int opt_kvtile_tests(int tests, int *failed);
 #if defined(__x86_64__)
 void opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                        const void *e, void *d);

@@ -310,15 +310,7 @@ void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
         if (j < da)
             continue;
         j = 0;
-        for (i = a - 1; i >= 0; i--) { /* the next outer coordinate */
-            for (int k = 0; k < 3; k++)
-                off[k] += p->st[k][i];
-            if (++idx[i] < p->dims[i])
-                break;
-            for (int k = 0; k < 3; k++)
-                off[k] -= p->st[k][i] * p->dims[i];
-            idx[i] = 0;
-        }
+        opt_odometer(p, idx, off, a - 1, -1); /* the next outer coordinate */
     }
     if (nt)
         opt_fence();

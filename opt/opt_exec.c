@@ -156,22 +156,6 @@ static void row(const run *x, int64_t len, const int64_t *off, int64_t j,
     }
 }
 
-/* One step of the odometer over axes top down to stop + 1 (innermost
- * first), each operand's element offset following. */
-static inline void odometer(const opt_plan *p, int64_t *idx, int64_t off[3],
-                            int32_t top, int32_t stop)
-{
-    for (int32_t i = top; i > stop; i--) {
-        for (int k = 0; k < 3; k++)
-            off[k] += p->st[k][i];
-        if (++idx[i] < p->dims[i])
-            return;
-        for (int k = 0; k < 3; k++)
-            off[k] -= p->st[k][i] * p->dims[i];
-        idx[i] = 0;
-    }
-}
-
 /* Streams and rows whose bytes are not a multiple of 64: the line where a
  * row ends and the next begins was written in two parts with regular
  * stores, and the first waited for the line from DRAM.  A model (rows of
@@ -242,7 +226,7 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
         const int64_t cur[3] = {off[0], off[1], off[2]};
         const char *next = NULL;
         int adv = 0;
-        odometer(p, idx, off, outer - 1, -1); /* the next row */
+        opt_odometer(p, idx, off, outer - 1, -1); /* the next row */
         /* The next row's source, to prefetch (only within this range: a
          * prefetch may not fault, but the cond byte read here would). */
         if (!x->kern && pos + len + n <= end && (next = row_src(x, off, &adv)) && !adv)
@@ -319,7 +303,7 @@ static void pair_rows(const run *x, int64_t r, int64_t g, int64_t s)
                     x->t + (size_t)(off[1] + h * p->st[1][a]) * x->w,
                     x->e + (size_t)(off[2] + h * p->st[2][a]) * x->w,
                     x->d + (size_t)((r + h * s + u) * n) * x->w, x->nt);
-        odometer(p, idx, off, in - 1, a); /* the next step below a */
+        opt_odometer(p, idx, off, in - 1, a); /* the next step below a */
     }
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opt.h"
+#include "opt_ktests.h"
 
 #define AREA (OPT_CHUNK_BYTES + 4096) /* readable before each guard page */
 #define POISON 0xa5

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "opt.h"
+#include "opt_ktests.h"
 
 #define PAGE 4096
 

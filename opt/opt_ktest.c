@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "opt.h"
+#include "opt_ktests.h"
 
 #define GUARD 64
 #define MAXN 1200

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opt.h"
+#include "opt_ktests.h"
 
 #define AREA (OPT_VTILE_MAX + 4096) /* readable before each guard page */
 #define POISON 0xa5

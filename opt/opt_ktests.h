@@ -1,0 +1,25 @@
+/* opt_ktests.h - test-only: what the kernel tests of the small-output
+ * loops share (opt_kguard.c) and their entry points, for opt_ktest.c. */
+#ifndef OPT_KTESTS_H
+#define OPT_KTESTS_H
+
+#include "opt.h"
+
+/* Tests only (opt_kguard.c): operand areas before unreadable pages,
+ * random operands placed in them, the plain loop's output (want). */
+typedef struct opt_kguard { char *buf, *page[3]; size_t area; } opt_kguard;
+uint64_t opt_kdraw(uint64_t *seed, uint64_t n);
+int opt_kguard_open(opt_kguard *g, size_t area);
+void opt_kguard_close(opt_kguard *g);
+void opt_kguard_fill(const opt_kguard *g, const opt_plan *p, uint64_t *seed, int at_end, char *src[3]);
+void opt_kguard_want(const opt_plan *p, size_t w, char *const src[3], char *want);
+/* Tests only (opt_kchunk.c, linked into the kernel test): the chunk
+ * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
+#define OPT_KCHUNK_TESTS 4
+int opt_kchunk_tests(int tests, int *failed);
+/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it); prints
+ * OPT_KVTILE_TESTS TAP lines. */
+#define OPT_KVTILE_TESTS 4
+int opt_kvtile_tests(int tests, int *failed);
+
+#endif
