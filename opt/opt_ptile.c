@@ -17,13 +17,11 @@
 #if defined(__x86_64__)
 
 #define BMAX (64 * OPT_PTILE_NCH)
-/* A tail copy: reach (at most a block's bytes and a window) and a window
- * read past it. */
-
-
 #define PT_PREF 4
 #define CANDS 128
 #define SMALL 4096
+/* A tail copy: reach (at most a block's bytes and a window) and a window
+ * read past it. */
 #define TAIL (SMALL + 2 * BMAX + 128)
 #define MID (16 * 1024)
 #define MIDT (MID + 2 * BMAX + 128)
@@ -47,25 +45,33 @@ static void eoffs(const opt_plan *p, int32_t top, int64_t r, int k,
     }
 }
 
-/* Bytes chunk j of operand k spans (element offsets o). */
-static int64_t span(const int64_t *o, int k, size_t w, size_t B, int j)
+/* Operand k's byte at output byte b of a block (element offsets o). */
+static int64_t src_byte(const int64_t *o, int k, size_t w, size_t b)
 {
-    const size_t wk = k ? w : 1, b0 = 64 * (size_t)j;
-    const size_t b1 = b0 + 64 < B ? b0 + 64 : B;
+    return k ? o[b / w] * (int64_t)w + (int64_t)(b % w) : o[b / w];
+}
+
+/* The lowest byte chunk j of operand k reads; *n: how many it spans. */
+static int64_t span(const int64_t *o, int k, size_t w, size_t B, int j,
+                    int64_t *n)
+{
+    const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
     int64_t lo = INT64_MAX, hi = -1;
     for (size_t b = b0; b < b1; b++) {
-        const int64_t s = o[b / w] * (int64_t)wk + (k ? (int64_t)(b % w) : 0);
+        const int64_t s = src_byte(o, k, w, b);
         lo = s < lo ? s : lo, hi = s > hi ? s : hi;
     }
-    return hi - lo + 1;
+    *n = hi - lo + 1;
+    return lo;
 }
 
 /* Operand k's chunks: mode, windows, controls.  0 when a chunk's bytes
  * span more than 64. */
 static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
 {
-    const size_t wk = k ? w : 1, B = t->bbytes;
-    int dense = k || w == 1;
+    const size_t B = t->bbytes;
+    int dense = k || w == 1, narrow = 1;
+    int64_t n;
     for (int64_t e = 0; e < E && dense; e++)
         dense = o[e] == e;
     t->mode[k] = !dense;
@@ -73,23 +79,19 @@ static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
     if (dense)
         return 1;
     t->reach[k] = 0;
-    for (int j = 0; j < t->nch; j++) /* 16-byte windows when all fit */
-        if (t->mode[k] == 1 && span(o, k, w, B, j) > 16)
-            t->mode[k] = 0;
-    t->mode[k] = t->mode[k] == 1 ? 2 : 1;
+    for (int j = 0; j < t->nch && narrow; j++) { /* 16-byte windows if all fit */
+        span(o, k, w, B, j, &n);
+        narrow = n <= 16;
+    }
+    t->mode[k] = narrow ? 2 : 1;
     for (int j = 0; j < t->nch; j++) {
         const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
-        int64_t lo = INT64_MAX, hi = -1;
-        for (size_t b = b0; b < b1; b++) {
-            const int64_t s = o[b / w] * (int64_t)wk + (k ? (int64_t)(b % w) : 0);
-            lo = s < lo ? s : lo, hi = s > hi ? s : hi;
-        }
-        if (hi - lo >= 64)
+        const int64_t lo = span(o, k, w, B, j, &n);
+        if (n > 64)
             return 0;
         memset(t->ctl[k][j], 0, 64);
         for (size_t b = b0; b < b1; b++)
-            t->ctl[k][j][b - b0] = (uint8_t)(o[b / w] * (int64_t)wk +
-                                   (k ? (int64_t)(b % w) : 0) - lo);
+            t->ctl[k][j][b - b0] = (uint8_t)(src_byte(o, k, w, b) - lo);
         t->win[k][j] = (int32_t)lo;
         if ((size_t)lo + 64 > t->reach[k]) /* also for 16-byte windows */
             t->reach[k] = (size_t)lo + 64;
@@ -243,6 +245,14 @@ static int kept_once(const opt_plan *p)
     return 1;
 }
 
+/* The memo's tiles, when they serve a call with streams nt or not.
+ * Streams need whole lines: blocks cut lines (61:207x4x1114x1:... i8,
+ * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
+static const opt_ptile *usable(const cache *m, int nt)
+{
+    return m->ok && !(nt && (m->t.bbytes % 64 || m->t.spill)) ? &m->t : NULL;
+}
+
 /* cond broadcasts over every axis of opt_block.c's blocks. */
 static int cond_const(const opt_plan *p)
 {
@@ -260,12 +270,8 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
     opt_crep cr;
     if (isa < OPT_ISA_avx512 || p->btop < 0 || !opt_cpu_vbmi())
         return NULL;
-    /* Streams need whole lines: blocks cut lines (61:207x4x1114x1:... i8,
-     * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
     if (same(m, p, w, isa, nt))
-        return m->ok && !(nt && (m->t.bbytes % 64 || m->t.spill)) ? &m->t : NULL;
-    /* Nor when blocks cut lines and opt_block's expansions are made once
-     * per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
+        return usable(m, nt);
     m->valid = 1, m->isa = isa, m->nt = nt, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
@@ -273,11 +279,12 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * per range (then and else need no scratch: opt_crep.c sets brows to
      * the whole top axis), and a cond constant over the old blocks keeps
      * their copies and fills (sample_f32: 0.91-0.99 there, 0.31-0.43 in
-     * chunks). */
+     * chunks).  Nor when blocks cut lines and opt_block's expansions are
+     * made once per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
             choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p));
-    return m->ok && !(nt && (m->t.bbytes % 64 || m->t.spill)) ? &m->t : NULL;
+    return usable(m, nt);
 #else
     (void)p, (void)w, (void)isa, (void)nt;
     return NULL;
@@ -329,12 +336,8 @@ static int64_t bafter(const opt_ptile *t, int64_t x)
 static int overlaps(const opt_plan *p, const void *const data[3],
                     const char *d, size_t bytes)
 {
-    for (int k = 1; k < 3; k++) {
-        const char *s = (const char *)data[k];
-        if (s < d + bytes && d < s + p->in_bytes[k])
-            return 1;
-    }
-    return 0;
+    return opt_overlap(data[1], p->in_bytes[1], d, bytes) ||
+           opt_overlap(data[2], p->in_bytes[2], d, bytes);
 }
 
 #endif
