@@ -75,7 +75,7 @@ static size_t tile_out(const h_stream *s, size_t t, size_t *on)
 /* What the yardsticks store must cost what data costs.  Writing DRAM here
  * depends on the bytes: streaming 64 MiB of lines that are all 0 took
  * 0.8 ms, with one nonzero 8-byte lane per line 1.3 ms, with no zero byte
- * 2.4 ms (opt/README.md, "outer_f32 and the tiled yardstick").  So a fold
+ * 2.4 ms (opt/NOTES.md, "outer_f32 and the tiled yardstick").  So a fold
  * starts from a constant with no zero byte (one per input: two equal
  * starts would cancel in fused's XOR) and spreads its scalar tail over
  * every lane, mixed by an odd multiplier; check-bench-yard holds every

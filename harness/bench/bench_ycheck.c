@@ -1,6 +1,6 @@
 /* bench_ycheck.c - `make check-bench-yard`: every yardstick strategy stores
  * bytes that cost what data costs.  On this machine writing DRAM is 2-3x
- * faster for lines that are mostly 0 (opt/README.md, "outer_f32 and the
+ * faster for lines that are mostly 0 (opt/NOTES.md, "outer_f32 and the
  * tiled yardstick"), so a yardstick that stored zeros where Select stores
  * data would be a bar no Select can reach.  With random inputs, each
  * strategy (streaming stores on and off) must leave under 2% of dst's
