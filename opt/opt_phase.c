@@ -221,10 +221,13 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
     for (int k = 0; k < 3; k++)
         if (!setup_op(&x, p, k, (const char *)data[k], scr[k], &copied))
             return 0;
-    /* Copies over half the output cost more than the walk saves; with
-     * none, long rows walk the same runs (33x1075x16:1x1075x16:... i64:
-     * 0.71 by rows, 0.68 here). */
-    if (!forced && (copied * 2 > bytes || (!copied && p->btop < 0)))
+    /* Copies over half the output cost more than the walk saves.  Rows
+     * of 2 KiB or more walk well as rows (pairs, segments, edges):
+     * 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by rows, 0.68 here;
+     * cond_1024_f32 1.06 by rows, 0.93 here. */
+    if (!forced && (copied * 2 > bytes ||
+                    (p->btop < 0 && (!copied || (size_t)p->dims[p->rank - 1]
+                                                    * w >= 2048))))
         return 0;
     kind = x.op[1].mode == SCALAR ? (x.op[2].mode == SCALAR ? OPT_K_vss
                                                             : OPT_K_vsv)
