@@ -26,7 +26,9 @@ typedef struct ph_op {
     const char *base; /* the operand, its element, or its period's copy */
     size_t w;         /* bytes per element (cond: 1) */
     int64_t per;      /* elements before the phase wraps */
-    int mode;
+    int64_t raw;      /* the period (elements) */
+    int32_t from;     /* the first axis it steps on */
+    int mode, contig; /* contig: laid out as the output from there */
 } ph_op;
 
 typedef struct phase {
@@ -129,35 +131,43 @@ static int classify(const opt_plan *p, int k, int64_t *per, int32_t *from,
     return *from == p->rank && k ? SCALAR : WIDE;
 }
 
-/* Sets x->op[k] for operand k (data its base, scr its scratch); adds the
- * bytes its copy costs to *copied.  0: the walk cannot read it. */
+/* Sets x->op[k] for operand k (data its base); adds what its copy costs
+ * to *cost: its bytes, and 64 per row of a pattern expanded row by row
+ * (a call each).  0: the walk cannot read it. */
 static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
-                    char *scr, size_t *copied)
+                    size_t *cost)
 {
     ph_op *o = &x->op[k];
-    int64_t per;
-    int32_t from;
-    int contig;
-    o->mode = classify(p, k, &per, &from, &contig);
+    o->mode = classify(p, k, &o->raw, &o->from, &o->contig);
     o->w = k ? x->w : 1, o->base = data, o->per = INT64_MAX;
     if (o->mode < 0)
         return 0;
     if (o->mode != WIDE)
         return 1;
-    if ((size_t)per * o->w > WIDE_MAX) {
-        o->mode = INPLACE, o->per = per;
-        return contig;
+    if ((size_t)o->raw * o->w > WIDE_MAX) {
+        o->mode = INPLACE, o->per = o->raw;
+        return o->contig;
     }
     /* The copy: the period at least a run long, then a run more. */
-    o->per = (x->run + per - 1) / per * per;
-    if (contig) /* laid out as the output from axis from: one copy */
-        memcpy(scr, data, (size_t)per * o->w);
-    else
-        expand(p, k, from, data, 0, scr, o->w);
-    repeat(scr, (size_t)per * o->w, (size_t)(o->per + x->run) * o->w);
-    o->base = scr;
-    *copied += (size_t)(o->per + x->run) * o->w;
+    o->per = (x->run + o->raw - 1) / o->raw * o->raw;
+    *cost += (size_t)(o->per + x->run) * o->w;
+    if (!o->contig && o->from < p->rank - 1)
+        *cost += (size_t)(o->raw / p->dims[p->rank - 1]) * 64;
     return 1;
+}
+
+/* Operand k's copy into scr, when it has one. */
+static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
+{
+    ph_op *o = &x->op[k];
+    if (o->mode != WIDE)
+        return;
+    if (o->contig) /* laid out as the output from axis from: one copy */
+        memcpy(scr, o->base, (size_t)o->raw * o->w);
+    else
+        expand(p, k, o->from, o->base, 0, scr, o->w);
+    repeat(scr, (size_t)o->raw * o->w, (size_t)(o->per + x->run) * o->w);
+    o->base = scr;
 }
 
 /* Output elements [begin, end) in runs. */
@@ -208,7 +218,7 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
 {
     static _Thread_local _Alignas(64) char scr[3][SCR];
     phase x;
-    size_t bytes, copied = 0;
+    size_t bytes, cost = 0;
     int kind;
 
     if (forced < 0 || p->rank < 2)
@@ -219,16 +229,18 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
     bytes = (size_t)x.count * w;
     x.w = w, x.d = d, x.nt = nt, x.run = run_len(bytes, w);
     for (int k = 0; k < 3; k++)
-        if (!setup_op(&x, p, k, (const char *)data[k], scr[k], &copied))
+        if (!setup_op(&x, p, k, (const char *)data[k], &cost))
             return 0;
-    /* Copies over half the output cost more than the walk saves.  Rows
+    /* Copies costing over half the output cost more than the walk saves.  Rows
      * of 2 KiB or more walk well as rows (pairs, segments, edges):
      * 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by rows, 0.68 here;
      * cond_1024_f32 1.06 by rows, 0.93 here. */
-    if (!forced && (copied * 2 > bytes ||
-                    (p->btop < 0 && (!copied || (size_t)p->dims[p->rank - 1]
-                                                    * w >= 2048))))
+    if (!forced && (cost * 2 > bytes ||
+                    (p->btop < 0 && (!cost || (size_t)p->dims[p->rank - 1]
+                                                  * w >= 2048))))
         return 0;
+    for (int k = 0; k < 3; k++)
+        fill_op(&x, p, k, scr[k]);
     kind = x.op[1].mode == SCALAR ? (x.op[2].mode == SCALAR ? OPT_K_vss
                                                             : OPT_K_vsv)
                                   : (x.op[2].mode == SCALAR ? OPT_K_vvs
