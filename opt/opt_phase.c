@@ -224,8 +224,14 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
     if (forced < 0 || p->rank < 2)
         return 0;
     x.count = 1;
-    for (int32_t i = 0; i < p->rank; i++)
+    for (int32_t i = 1; i < p->rank; i++)
         x.count *= p->dims[i];
+    /* The usual refusal first: an operand that steps on the outermost
+     * axis other than as the output is not periodic. */
+    for (int k = 0; k < 3; k++)
+        if (p->st[k][0] && p->st[k][0] != x.count)
+            return 0;
+    x.count *= p->dims[0];
     bytes = (size_t)x.count * w;
     x.w = w, x.d = d, x.nt = nt, x.run = run_len(bytes, w);
     for (int k = 0; k < 3; k++)
