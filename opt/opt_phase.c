@@ -213,6 +213,27 @@ static int64_t run_len(size_t bytes, size_t w)
     return (int64_t)(rb / w);
 }
 
+/* Whether the walk beats the plan's other paths (measured: opt_phase's
+ * section of opt/README.md).  Copies costing over half the output cost
+ * more than the walk saves.  Rows of 2 KiB or more walk well as rows
+ * (pairs, segments, edges): 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by
+ * rows, 0.68 here; cond_1024_f32 1.06 by rows, 0.93 here.  A cond copied
+ * at widths 1-4 (16-64 cond bytes a vector, a third load) in cache loses
+ * to the ptile blocks, which keep its pattern in registers: 1x2:1583x2:2
+ * f32 pdpd 0.39 there, 0.35 here; 1x1x16:391x96x16:391x96x16 i8 0.97,
+ * 0.93. */
+static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
+                size_t bytes)
+{
+    const size_t w = x->w;
+    if (cost * 2 > bytes)
+        return 0;
+    if (p->btop < 0)
+        return cost && (size_t)p->dims[p->rank - 1] * w < 2048;
+    return x->op[0].mode != WIDE || w > 4 || x->nt ||
+           !opt_ptile_get(p, w, isa, x->nt);
+}
+
 int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
                   size_t w, int isa, int nt, int threads, size_t chunk_min)
 {
@@ -237,13 +258,7 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
     for (int k = 0; k < 3; k++)
         if (!setup_op(&x, p, k, (const char *)data[k], &cost))
             return 0;
-    /* Copies costing over half the output cost more than the walk saves.  Rows
-     * of 2 KiB or more walk well as rows (pairs, segments, edges):
-     * 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by rows, 0.68 here;
-     * cond_1024_f32 1.06 by rows, 0.93 here. */
-    if (!forced && (cost * 2 > bytes ||
-                    (p->btop < 0 && (!cost || (size_t)p->dims[p->rank - 1]
-                                                  * w >= 2048))))
+    if (!forced && !pays(&x, p, isa, cost, bytes))
         return 0;
     for (int k = 0; k < 3; k++)
         fill_op(&x, p, k, scr[k]);
