@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "opt.h"
+#include "opt_phase.h"
 #include "opt_rows.h"
 
 /* Defaults, measured on the development machine (opt/README.md): below
@@ -413,10 +414,15 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.edge = x.nt && p->btop < 0 && p->rank >= 2 && x.pair < 0 &&
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
     x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;
+    threads = bytes >= tu.parallel_min ? opt_threads() : 1;
+    /* Operands dense or periodic in the flat index: one flat walk. */
+    if (p != &picked && opt_phase_run(p, (const void *const[3]){x.c, x.t,
+                                      x.e}, x.d, w, isa, x.nt, threads,
+                                      tu.chunk_min))
+        return SEL_OK;
     x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa, x.nt)
                                         : NULL;
 
-    threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     /* Segments on one thread: alone only under the thread threshold (past
      * L2 a model was mixed), inside pairs at any size (opt_rows.c). */
     x.seg = x.kern && !x.nt && threads <= 1 && opt_seg_rows(p, w) &&

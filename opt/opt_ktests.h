@@ -21,5 +21,9 @@ int opt_kchunk_tests(int tests, int *failed);
  * OPT_KVTILE_TESTS TAP lines. */
 #define OPT_KVTILE_TESTS 4
 int opt_kvtile_tests(int tests, int *failed);
+/* opt_kphase.c: the flat walk over periodic operands (opt_phase.c) at
+ * every ISA level; prints OPT_KPHASE_TESTS TAP lines. */
+#define OPT_KPHASE_TESTS OPT_ISA_COUNT
+int opt_kphase_tests(int tests, int *failed);
 
 #endif

@@ -1,0 +1,108 @@
+/* opt_kphase.c - kernel test of the flat walk over periodic operands
+ * (opt_phase.c): random plans of rank 2-4 whose operands are dense,
+ * periodic from some axis (a broadcast pattern below it) or scalars, at
+ * every width and ISA level, on 1 and 3 threads, each operand placed in
+ * the middle of a buffer or ending just before a page that cannot be read
+ * (a run past a period read in place faults), against a plain loop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt_ktests.h"
+#include "opt_phase.h"
+
+#define OUT (96 * 1024)  /* largest output in bytes */
+#define AREA (OUT + 4096) /* readable before each guard page */
+#define POISON 0xa5
+
+static uint64_t seed = 0x3c6ef372fe94f82bu;
+
+static uint64_t draw(uint64_t n) { return opt_kdraw(&seed, n); }
+
+/* Operand k: dense (kind 0), periodic from axis `from` with some axes
+ * below broadcast (1), or one element (2). */
+static void operand(opt_plan *p, int k, size_t w)
+{
+    const int kind = (int)draw(k ? 3 : 2);
+    const int32_t from = 1 + (int32_t)draw((uint64_t)p->rank - 1);
+    int64_t st = 1;
+    for (int32_t i = p->rank - 1; i >= 0; i--) {
+        const int bc = kind == 2 || (kind == 1 && (i < from ||
+                                     (p->dims[i] > 1 && draw(3) == 0)));
+        p->st[k][i] = bc ? 0 : st;
+        st *= bc ? 1 : p->dims[i];
+    }
+    p->in_bytes[k] = (size_t)st * (k ? w : 1);
+}
+
+static int64_t make_plan(opt_plan *p, size_t w)
+{
+    static const int64_t big[4] = {2, 7, 300, 2100};
+    int64_t n = 1;
+    memset(p, 0, sizeof *p);
+    p->rank = 2 + (int32_t)draw(3);
+    for (int32_t i = 0; i < p->rank; i++) {
+        p->dims[i] = draw(3) ? 1 + (int64_t)draw(12) : big[draw(4)];
+        n *= p->dims[i];
+    }
+    if ((size_t)n * w > OUT)
+        return 0;
+    p->btop = 0; /* the blocks' plans: no rows-only refusal */
+    for (int k = 0; k < 3; k++)
+        operand(p, k, w);
+    return n;
+}
+
+/* One plan: 0 when it passes (or is declined); *ran counts the plans. */
+static int check(const opt_kguard *g, int isa, size_t w, int threads,
+                 int placing, int *ran)
+{
+    static char out[OUT + 256], want[OUT + 256];
+    opt_plan p;
+    const int64_t n = make_plan(&p, w);
+    const size_t off = (size_t)draw(64) + 64;
+    char *src[3];
+    if (!n)
+        return 0;
+    opt_kguard_fill(g, &p, &seed, placing, src);
+    memset(out, POISON, sizeof out);
+    memset(want, POISON, sizeof want);
+    opt_kguard_want(&p, w, src, want + off);
+    if (!opt_phase_run(&p, (const void *const *)src, out + off, w, isa, 0,
+                       threads, 64))
+        return 0;
+    ++*ran;
+    if (!memcmp(out, want, sizeof out))
+        return 0;
+    fprintf(stderr, "phase %s x%zu t%d: rank %d, %lld elements: differs\n",
+            opt_isa_name(isa), w * 8, threads, (int)p.rank, (long long)n);
+    return 1;
+}
+
+int opt_kphase_tests(int tests, int *failed)
+{
+    opt_kguard g = {0};
+    const int ok = opt_kguard_open(&g, AREA);
+    opt_phase_force(1);
+    for (int isa = 0; isa < OPT_ISA_COUNT; isa++) {
+        int bad = 0, ran = 0;
+        tests++;
+        if (!ok || !opt_isa_supported(isa)) {
+            printf("ok %d - phase_%s # SKIP %s\n", tests, opt_isa_name(isa),
+                   ok ? "the CPU lacks it" : "no guard pages");
+            continue;
+        }
+        for (int i = 0; i < 3000 && !bad; i++)
+            for (size_t w = 1; w <= 8 && !bad; w *= 2)
+                bad |= check(&g, isa, w, i % 2 ? 3 : 1, i % 4 == 0, &ran);
+        bad |= ran < 3000; /* the plans must reach the walk */
+        *failed += bad;
+        printf("%s %d - phase_%s (%d plans walked, widths 1-8, 1 and 3 "
+               "threads)\n", bad ? "not ok" : "ok", tests, opt_isa_name(isa),
+               ran);
+    }
+    opt_phase_force(0);
+    opt_kguard_close(&g);
+    return tests;
+}

@@ -1,0 +1,281 @@
+/* opt_phase.c - outputs whose every operand is either laid out as the
+ * output (dense) or repeats with a period in the flat output index: zero
+ * strides on every axis above some axis (tiled along the outer axes; a
+ * scalar is a period of 1), so output element i reads its element i mod P.
+ *
+ * The output is then one flat walk in runs of one dense kernel call each:
+ * a periodic operand is read at its phase from a copy of its period made
+ * at least a run long and widened by one more run (a run that wraps reads
+ * contiguous bytes), or in place when its period is long and contiguous
+ * (runs stop at its wrap); a scalar is the kernel's s form.  The blocks
+ * and the row walk pay a call, an odometer step or an expansion per short
+ * row or block; this pays one call per run of up to RUNB output bytes and
+ * the copies of the periods once per call.
+ */
+#include <string.h>
+
+#include "opt_phase.h"
+
+#define RUNB 4096           /* output bytes per kernel call at most */
+#define SCR (4 * RUNB)      /* scratch per operand (per thread) */
+#define WIDE_MAX (2 * RUNB) /* longest period copied; longer: in place */
+
+enum { DENSE, SCALAR, WIDE, INPLACE };
+
+typedef struct ph_op {
+    const char *base; /* the operand, its element, or its period's copy */
+    size_t w;         /* bytes per element (cond: 1) */
+    int64_t per;      /* elements before the phase wraps */
+    int64_t raw;      /* the period (elements) */
+    int32_t from;     /* the first axis it steps on */
+    int mode, contig; /* contig: laid out as the output from there */
+} ph_op;
+
+typedef struct phase {
+    ph_op op[3];
+    opt_kernel_fn *kern;
+    char *d;
+    size_t w;
+    int64_t run, count, chunk;
+    int nt;
+} phase;
+
+static int forced; /* opt_phase_force: tests only, set between calls */
+
+void opt_phase_force(int mode)
+{
+    forced = mode;
+}
+
+/* b[0, have) repeated (whole and in part) until total bytes: doubled up
+ * to 64 bytes (q, a multiple of the pattern), then one inlined 64-byte
+ * move from q bytes back per 64 bytes (libc calls per doubling cost
+ * about as much as the select on short periods). */
+static void repeat(char *b, size_t have, size_t total)
+{
+    size_t q;
+    while (have < total && have < 64) {
+        const size_t n = have < total - have ? have : total - have;
+        memcpy(b + have, b, n);
+        have += n;
+    }
+    q = have;
+    for (; have + 64 <= total; have += 64)
+        memcpy(b + have, b + have - q, 64);
+    if (have < total)
+        memcpy(b + have, b + have - q, total - have);
+}
+
+/* The w-byte element at src written n times to out (w of 1, 2, 4, 8):
+ * 8-byte stores of a word of copies. */
+static void splat(char *out, const char *src, size_t w, size_t n)
+{
+    unsigned char e[8];
+    size_t i = 0;
+    const size_t bytes = n * w;
+    for (int j = 0; j < 8; j++)
+        e[j] = (unsigned char)src[(size_t)j % w];
+    for (; i + 8 <= bytes; i += 8)
+        memcpy(out + i, e, 8);
+    for (; i < bytes; i++)
+        out[i] = (char)e[i % 8];
+}
+
+/* Operand k's elements over axes a.. of p, from its element off, written
+ * to out in output order (inner stride 1: a row copy; 0: one element
+ * repeated; an axis it broadcasts on: the first slice repeated). */
+static void expand(const opt_plan *p, int k, int32_t a, const char *src,
+                   int64_t off, char *out, size_t w)
+{
+    const int64_t n = p->dims[a], st = p->st[k][a];
+    size_t blk = w; /* bytes of one slice below axis a */
+    for (int32_t i = a + 1; i < p->rank; i++)
+        blk *= (size_t)p->dims[i];
+    if (a == p->rank - 1) {
+        if (st)
+            memcpy(out, src + (size_t)off * w, (size_t)n * w);
+        else
+            splat(out, src + (size_t)off * w, w, (size_t)n);
+        return;
+    }
+    if (!st) {
+        expand(p, k, a + 1, src, off, out, w);
+        repeat(out, blk, (size_t)n * blk);
+        return;
+    }
+    for (int64_t j = 0; j < n; j++)
+        expand(p, k, a + 1, src, off + j * st, out + (size_t)j * blk, w);
+}
+
+/* Operand k: DENSE when it steps as the output on every axis; else
+ * periodic from the first axis it steps on, *per elements; *contig when
+ * it steps as the output from there on.  -1: neither. */
+static int classify(const opt_plan *p, int k, int64_t *per, int32_t *from,
+                    int *contig)
+{
+    int64_t ds = 1;
+    int dense = 1;
+    *per = 1, *from = p->rank, *contig = 1;
+    for (int32_t i = p->rank - 1; i >= 0; i--) {
+        if (p->st[k][i] != ds)
+            dense = 0;
+        if (p->st[k][i]) {
+            *contig = dense, *from = i, *per = ds * p->dims[i];
+        }
+        ds *= p->dims[i];
+    }
+    if (dense)
+        return DENSE;
+    if (*from == 0)
+        return -1;
+    return *from == p->rank && k ? SCALAR : WIDE;
+}
+
+/* Sets x->op[k] for operand k (data its base); adds what its copy costs
+ * to *cost: its bytes, and 64 per row of a pattern expanded row by row
+ * (a call each).  0: the walk cannot read it. */
+static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
+                    size_t *cost)
+{
+    ph_op *o = &x->op[k];
+    o->mode = classify(p, k, &o->raw, &o->from, &o->contig);
+    o->w = k ? x->w : 1, o->base = data, o->per = INT64_MAX;
+    if (o->mode < 0)
+        return 0;
+    if (o->mode != WIDE)
+        return 1;
+    if ((size_t)o->raw * o->w > WIDE_MAX) {
+        o->mode = INPLACE, o->per = o->raw;
+        return o->contig;
+    }
+    /* The copy: the period at least a run long, then a run more. */
+    o->per = (x->run + o->raw - 1) / o->raw * o->raw;
+    *cost += (size_t)(o->per + x->run) * o->w;
+    if (!o->contig && o->from < p->rank - 1)
+        *cost += (size_t)(o->raw / p->dims[p->rank - 1]) * 64;
+    return 1;
+}
+
+/* Operand k's copy into scr, when it has one. */
+static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
+{
+    ph_op *o = &x->op[k];
+    if (o->mode != WIDE)
+        return;
+    if (o->contig) /* laid out as the output from axis from: one copy */
+        memcpy(scr, o->base, (size_t)o->raw * o->w);
+    else
+        expand(p, k, o->from, o->base, 0, scr, o->w);
+    repeat(scr, (size_t)o->raw * o->w, (size_t)(o->per + x->run) * o->w);
+    o->base = scr;
+}
+
+/* Output elements [begin, end) in runs. */
+static void range(const phase *x, int64_t begin, int64_t end)
+{
+    int64_t ph[3];
+    for (int k = 0; k < 3; k++)
+        ph[k] = x->op[k].mode == SCALAR ? 0 : begin % x->op[k].per;
+    for (int64_t pos = begin; pos < end;) {
+        int64_t len = end - pos < x->run ? end - pos : x->run;
+        for (int k = 0; k < 3; k++)
+            if (x->op[k].mode == INPLACE && x->op[k].per - ph[k] < len)
+                len = x->op[k].per - ph[k];
+        x->kern((size_t)len,
+                (const uint8_t *)x->op[0].base + ph[0],
+                x->op[1].base + (size_t)ph[1] * x->w,
+                x->op[2].base + (size_t)ph[2] * x->w,
+                x->d + (size_t)pos * x->w, x->nt);
+        for (int k = 0; k < 3; k++)
+            if (x->op[k].mode != SCALAR &&
+                (ph[k] += len) >= x->op[k].per)
+                ph[k] -= x->op[k].per;
+        pos += len;
+    }
+    if (x->nt)
+        opt_fence();
+}
+
+static void task(void *ctx, size_t i)
+{
+    const phase *x = (const phase *)ctx;
+    const int64_t b = (int64_t)i * x->chunk;
+    range(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
+}
+
+/* Elements per call: RUNB bytes, less on small outputs (the copies of
+ * the periods are a run or two long), a multiple of 64 bytes. */
+static int64_t run_len(size_t bytes, size_t w)
+{
+    size_t rb = RUNB;
+    while (rb > 512 && rb * 8 > bytes)
+        rb /= 2;
+    return (int64_t)(rb / w);
+}
+
+/* Whether the walk beats the plan's other paths (measured: opt_phase's
+ * section of opt/README.md).  Copies costing over half the output cost
+ * more than the walk saves.  Rows of 2 KiB or more walk well as rows
+ * (pairs, segments, edges): 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by
+ * rows, 0.68 here; cond_1024_f32 1.06 by rows, 0.93 here.  A cond copied
+ * at widths 1-4 (16-64 cond bytes a vector, a third load) in cache loses
+ * to the ptile blocks, which keep its pattern in registers: 1x2:1583x2:2
+ * f32 pdpd 0.39 there, 0.35 here; 1x1x16:391x96x16:391x96x16 i8 0.97,
+ * 0.93. */
+static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
+                size_t bytes)
+{
+    const size_t w = x->w;
+    if (cost * 2 > bytes)
+        return 0;
+    if (p->btop < 0)
+        return cost && (size_t)p->dims[p->rank - 1] * w < 2048;
+    return x->op[0].mode != WIDE || w > 4 || x->nt ||
+           !opt_ptile_get(p, w, isa, x->nt);
+}
+
+int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
+                  size_t w, int isa, int nt, int threads, size_t chunk_min)
+{
+    static _Thread_local _Alignas(64) char scr[3][SCR];
+    phase x;
+    size_t bytes, cost = 0;
+    int kind;
+
+    if (forced < 0 || p->rank < 2)
+        return 0;
+    x.count = 1;
+    for (int32_t i = 1; i < p->rank; i++)
+        x.count *= p->dims[i];
+    /* The usual refusal first: an operand that steps on the outermost
+     * axis other than as the output is not periodic. */
+    for (int k = 0; k < 3; k++)
+        if (p->st[k][0] && p->st[k][0] != x.count)
+            return 0;
+    x.count *= p->dims[0];
+    bytes = (size_t)x.count * w;
+    x.w = w, x.d = d, x.nt = nt, x.run = run_len(bytes, w);
+    for (int k = 0; k < 3; k++)
+        if (!setup_op(&x, p, k, (const char *)data[k], &cost))
+            return 0;
+    if (!forced && !pays(&x, p, isa, cost, bytes))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        fill_op(&x, p, k, scr[k]);
+    kind = x.op[1].mode == SCALAR ? (x.op[2].mode == SCALAR ? OPT_K_vss
+                                                            : OPT_K_vsv)
+                                  : (x.op[2].mode == SCALAR ? OPT_K_vvs
+                                                            : OPT_K_vvv);
+    x.kern = opt_kernel(isa, opt_width_index(w), kind);
+    if (threads <= 1) {
+        range(&x, 0, x.count);
+        return 1;
+    }
+    x.chunk = (int64_t)(bytes / ((size_t)threads * 4) / w);
+    if ((size_t)x.chunk * w < chunk_min)
+        x.chunk = (int64_t)(chunk_min / w);
+    x.chunk = x.chunk < 64 ? 64 : (x.chunk + 63) & ~(int64_t)63;
+    opt_parallel(task, &x, (size_t)((x.count + x.chunk - 1) / x.chunk),
+                 threads);
+    return 1;
+}

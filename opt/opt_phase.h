@@ -1,0 +1,21 @@
+/* opt_phase.h - outputs whose broadcast operands repeat with a period in
+ * the flat output index (opt_phase.c): one flat walk over the output, each
+ * such operand read at its phase.  Apart from opt.h, which is full.
+ */
+#ifndef OPT_PHASE_H
+#define OPT_PHASE_H
+
+#include "opt.h"
+
+/* Runs the plan by the flat walk and returns 1, or 0 when some operand is
+ * not periodic (or a period is too long to copy, or copies would cost too
+ * much): opt_run's other paths then.  threads and chunk_min as opt_run
+ * decided them; nt: streams. */
+int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
+                  size_t w, int isa, int nt, int threads, size_t chunk_min);
+
+/* Tests: the walk forced on any periodic plan whatever the cost (1), or
+ * off (-1), or the cost model (0, the default). */
+void opt_phase_force(int mode);
+
+#endif
