@@ -213,8 +213,8 @@ static int64_t run_len(size_t bytes, size_t w)
     return (int64_t)(rb / w);
 }
 
-/* Whether the walk beats the plan's other paths (measured: opt_phase's
- * section of opt/README.md).  Copies costing over half the output cost
+/* Whether the walk beats the plan's other paths (measured: opt/NOTES.md,
+ * "Periodic operands").  Copies costing over half the output cost
  * more than the walk saves.  Rows of 2 KiB or more walk well as rows
  * (pairs, segments, edges): 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by
  * rows, 0.68 here; cond_1024_f32 1.06 by rows, 0.93 here.  A cond copied
