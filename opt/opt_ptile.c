@@ -152,11 +152,14 @@ static int score(int64_t n, int64_t r, size_t B, int nt)
     const int64_t nch = (int64_t)(B + 63) / 64, nb = (n + r - 1) / r;
     const int64_t rb = (int64_t)B / r; /* bytes per row */
     const double waste = 1.0 - (double)n / (double)(nb * r);
-    /* whole lines: blocks and passes (a spill shifts the next pass) */
-    const int whole = B % 64 == 0 && (nb * r == n || n * rb % 64 == 0);
-    /* Streams store a line once; spill blocks of one chunk, or wasting
-     * over 1/8 of a pass, were slower than opt_block's. */
-    (void)nt; /* under streams blocks that cut lines go through a stage */
+    /* whole lines: blocks and passes (a spill shifts the next pass); under
+     * streams only blocks without a spill stream in place, the rest go
+     * through a stage (staged(): 6x1x1x16:1x968x679x16:6x968x679x16 i8
+     * 0.84-0.99 in blocks of 128 bytes streamed, 0.41-0.69 in 256-byte
+     * spill blocks through the stage) */
+    const int whole = B % 64 == 0 && (nb * r == n || (!nt && n * rb % 64 == 0));
+    /* Spill blocks of one chunk, or wasting over 1/8 of a pass, were
+     * slower than opt_block's (under streams they run through a stage). */
     if (nb * r != n && (B < 128 || waste > 0.125))
         return INT32_MIN;
     return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
@@ -246,15 +249,6 @@ static int kept_once(const opt_plan *p)
     return 1;
 }
 
-/* The memo's tiles, when they serve a call with streams nt or not.
- * Streams need whole lines: blocks cut lines (61:207x4x1114x1:... i8,
- * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
-static const opt_ptile *usable(const cache *m, int nt)
-{
-    (void)nt;
-    return m->ok ? &m->t : NULL;
-}
-
 /* cond broadcasts over every axis of opt_block.c's blocks. */
 static int cond_const(const opt_plan *p)
 {
@@ -273,7 +267,7 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
     if (isa < OPT_ISA_avx512 || p->btop < 0 || !opt_cpu_vbmi())
         return NULL;
     if (same(m, p, w, isa, nt))
-        return usable(m, nt);
+        return m->ok ? &m->t : NULL;
     m->valid = 1, m->isa = isa, m->nt = nt, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
@@ -286,7 +280,7 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
             choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p));
-    return usable(m, nt);
+    return m->ok ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
     return NULL;
