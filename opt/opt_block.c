@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "opt_stage.h"
+#include "opt.h"
 
 /* Scratch per operand: OPT_BLOCK_BYTES of output in elements of the
  * operand's width, plus slack for the table expansion, which writes whole
@@ -47,7 +47,6 @@ typedef struct brun {
                                      constant) */
     int crep;                     /* cond read by opt_crep.c's kernel */
     opt_crep cr;
-    opt_stage *stage; /* streams through it (opt_stage.c), or NULL */
     xop op[3];
     opt_kernel_fn *k[OPT_K_COUNT];
 } brun;
@@ -83,32 +82,14 @@ static const char *expand(const brun *x, xop *o, int64_t base, int64_t rows)
     return o->buf;
 }
 
-/* Output elements [lo, lo + n) of a block to d (ptr[] at element lo; c:
- * the input a constant cond picks, or 0). */
-static void emit(const brun *x, const int64_t *off, const char *const *ptr,
-                 int c, int64_t lo, size_t n, char *d, int nt)
-{
-    if (x->crep)
-        opt_crep_block(&x->cr, (const uint8_t *)x->op[0].src + off[0],
-                       x->op[0].avail - (size_t)off[0], lo, n, ptr[1],
-                       x->op[1].cls, ptr[2], x->op[2].cls, d, nt);
-    else if (c)
-        x->k[x->op[c].cls == X_CONST ? OPT_K_fill : OPT_K_copy](
-            n, NULL, ptr[c], NULL, d, nt);
-    else
-        x->k[x->kind](n, (const uint8_t *)ptr[0], ptr[1], ptr[2], d, nt);
-}
-
 /* One block: rows top rows from operand offsets off[], output elements
- * [lo, hi) of it to d (d points at the block's first element); under a
- * stage in pieces written there. */
+ * [lo, hi) of it to d (d points at the block's first element). */
 static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
                   int64_t hi, char *d)
 {
-    const size_t w = x->w;
-    const char *ptr[3] = {NULL, NULL, NULL};
+    const size_t w = x->w, n = (size_t)(hi - lo);
+    const char *ptr[3];
     int c = x->op[0].cls == X_CONST ? (x->op[0].src[off[0]] ? 1 : 2) : 0;
-    int used = 0;
 
     for (int k = 0; k < 3; k++) {
         xop *o = &x->op[k];
@@ -118,22 +99,22 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
                  : expand(x, o, off[k], x->crep && x->cr.tile[k] && x->cr.trows
                                             ? x->cr.trows : rows);
         if (o->cls != X_CONST)
-            ptr[k] += (size_t)lo * o->w, used |= 1 << k;
+            ptr[k] += (size_t)lo * o->w;
     }
-    if (!x->stage) {
-        emit(x, off, ptr, c, lo, (size_t)(hi - lo), d + (size_t)lo * w, x->nt);
+    if (x->crep) {
+        opt_crep_block(&x->cr, (const uint8_t *)x->op[0].src + off[0],
+                       x->op[0].avail - (size_t)off[0], lo, n, ptr[1],
+                       x->op[1].cls, ptr[2], x->op[2].cls,
+                       d + (size_t)lo * w, x->nt);
         return;
     }
-    while (lo < hi) {
-        const int64_t m = hi - lo < (int64_t)(OPT_STAGE_PIECE / w)
-                              ? hi - lo : (int64_t)(OPT_STAGE_PIECE / w);
-        emit(x, off, ptr, c, lo, (size_t)m,
-             opt_stage_put(x->stage, d + (size_t)lo * w, (size_t)m * w), 0);
-        for (int k = 0; k < 3; k++)
-            if (used >> k & 1)
-                ptr[k] += (size_t)m * x->op[k].w;
-        lo += m;
+    if (c) {
+        x->k[x->op[c].cls == X_CONST ? OPT_K_fill : OPT_K_copy](
+            n, NULL, ptr[c], NULL, d + (size_t)lo * w, x->nt);
+        return;
     }
+    x->k[x->kind](n, (const uint8_t *)ptr[0], ptr[1], ptr[2],
+                  d + (size_t)lo * w, x->nt);
 }
 
 /* Operand k's passes (xop), read off the plan's axes btop..rank-1 (the
@@ -288,22 +269,10 @@ static int walk_reordered(brun *x, const opt_plan *p, char *d, size_t w)
     }
 }
 
-/* 1 when streamed blocks would cut lines: dst off a line, blocks not
- * whole lines, a pass's last block of fewer rows.  Not for crep's calls
- * (most are one block per range, streamed in place) nor blocks copied or
- * filled (a cond constant over them: memcpy-like, left as they were). */
-static int cuts_lines(const brun *x, const opt_plan *p, const char *d)
-{
-    return (uintptr_t)d % 64 || p->dims[p->btop] % p->brows ||
-           (size_t)(p->brows * p->binner) * x->w % 64;
-}
-
 void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
                      size_t w, int isa, int nt, int64_t begin, int64_t end)
 {
     _Alignas(64) char scratch[4][SCRATCH];
-    _Alignas(64) char sbuf[OPT_STAGE_BYTES + OPT_STAGE_SLACK];
-    opt_stage st;
     brun x;
     const int32_t a = p->btop;
     const int64_t inner = p->binner, da = p->dims[a];
@@ -312,17 +281,11 @@ void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
     int32_t i;
 
     setup(&x, p, data, w, isa, nt);
-    x.stage = nt && !x.crep && x.op[0].cls != X_CONST && cuts_lines(&x, p, d)
-                  ? &st : NULL;
-    if (x.stage)
-        opt_stage_init(&st, sbuf, isa);
     for (int k = 0; k < 3; k++)
         x.op[k].buf = scratch[k], x.op[k].tmp = scratch[3];
     for (i = 0; i <= a; i++) /* q: the output's elements */
         q = i ? q * p->dims[i] : p->dims[0];
     if (begin == 0 && end == q * inner && walk_reordered(&x, p, d, w)) {
-        if (x.stage)
-            opt_stage_flush(x.stage);
         if (nt)
             opt_fence();
         return;
@@ -349,8 +312,6 @@ void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
         j = 0;
         opt_odometer(p, idx, off, a - 1, -1); /* the next outer coordinate */
     }
-    if (x.stage)
-        opt_stage_flush(x.stage);
     if (nt)
         opt_fence();
 }

@@ -249,6 +249,24 @@ static int kept_once(const opt_plan *p)
     return 1;
 }
 
+/* Every operand opt_block.c would expand has no stride on the block's top
+ * axis, which holds 4 blocks or more: each expansion is kept over a pass
+ * of that axis, and its blocks run the dense kernels in place. */
+static int kept_top(const opt_plan *p)
+{
+    const int32_t top = p->btop;
+    if (p->dims[top] < 4 * p->brows)
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        int zeros = 0;
+        for (int32_t a = top; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
+        if (zeros && zeros < p->rank - top && p->st[k][top])
+            return 0;
+    }
+    return 1;
+}
+
 /* cond broadcasts over every axis of opt_block.c's blocks. */
 static int cond_const(const opt_plan *p)
 {
@@ -276,10 +294,15 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * the whole top axis), and a cond constant over the old blocks keeps
      * their copies and fills (sample_f32: 0.91-0.99 there, 0.31-0.43 in
      * chunks).  Nor when blocks cut lines and opt_block's expansions are
-     * made once per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
+     * made once per call (617x38:617x38:38 i64: 0.87 there, 0.25 here).
+     * Under streams, blocks that cut lines run through a stage (staged()):
+     * not when opt_block keeps its expansions over the top axis and
+     * streams 8 KiB blocks in place (41569x3:25x41569x3:25x1x3 f64 pdpd:
+     * 0.72-0.79 there, 0.26-0.59 staged). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
-            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p));
+            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p)) &&
+            !(nt && (m->t.bbytes % 64 || m->t.spill) && kept_top(p));
     return m->ok ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
