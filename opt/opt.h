@@ -429,8 +429,8 @@ typedef struct opt_ptile_job {
                  part()'s buffer: no masked store) */
 } opt_ptile_job;
 /* The tiles of blocked plan p at this level and width (built once per
- * shape and thread, kept), or NULL: the blocks of opt_block.c then (also
- * when the call streams, nt, and blocks are not whole 64-byte lines). */
+ * shape and thread, kept), or NULL: the blocks of opt_block.c then
+ * (streamed blocks that cut lines run through opt_stage.c's stage). */
 const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt);
 /* Output elements [begin, end) (any range: blocks cut at its ends run
  * through a buffer). */

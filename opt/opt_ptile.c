@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "opt.h"
+#include "opt_stage.h"
 
 #if defined(__x86_64__)
 
@@ -152,11 +152,15 @@ static int score(int64_t n, int64_t r, size_t B, int nt)
     const int64_t nch = (int64_t)(B + 63) / 64, nb = (n + r - 1) / r;
     const int64_t rb = (int64_t)B / r; /* bytes per row */
     const double waste = 1.0 - (double)n / (double)(nb * r);
-    /* whole lines: blocks and passes (a spill shifts the next pass) */
-    const int whole = B % 64 == 0 && (nb * r == n || n * rb % 64 == 0);
-    /* Streams store a line once; spill blocks of one chunk, or wasting
-     * over 1/8 of a pass, were slower than opt_block's. */
-    if (nb * r != n && (nt || B < 128 || waste > 0.125))
+    /* whole lines: blocks and passes (a spill shifts the next pass); under
+     * streams only blocks without a spill stream in place, the rest go
+     * through a stage (staged(): 6x1x1x16:1x968x679x16:6x968x679x16 i8
+     * 0.84-0.99 in blocks of 128 bytes streamed, 0.41-0.69 in 256-byte
+     * spill blocks through the stage) */
+    const int whole = B % 64 == 0 && (nb * r == n || (!nt && n * rb % 64 == 0));
+    /* Spill blocks of one chunk, or wasting over 1/8 of a pass, were
+     * slower than opt_block's (under streams they run through a stage). */
+    if (nb * r != n && (B < 128 || waste > 0.125))
         return INT32_MIN;
     return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
            (int)(waste * 400);
@@ -245,12 +249,22 @@ static int kept_once(const opt_plan *p)
     return 1;
 }
 
-/* The memo's tiles, when they serve a call with streams nt or not.
- * Streams need whole lines: blocks cut lines (61:207x4x1114x1:... i8,
- * 56 Mi elements: 0.24-0.29 in opt_block's streams, 0.10 here). */
-static const opt_ptile *usable(const cache *m, int nt)
+/* Every operand opt_block.c would expand has no stride on the block's top
+ * axis, which holds 4 blocks or more: each expansion is kept over a pass
+ * of that axis, and its blocks run the dense kernels in place. */
+static int kept_top(const opt_plan *p)
 {
-    return m->ok && !(nt && (m->t.bbytes % 64 || m->t.spill)) ? &m->t : NULL;
+    const int32_t top = p->btop;
+    if (p->dims[top] < 4 * p->brows)
+        return 0;
+    for (int k = 0; k < 3; k++) {
+        int zeros = 0;
+        for (int32_t a = top; a < p->rank; a++)
+            zeros += p->st[k][a] == 0;
+        if (zeros && zeros < p->rank - top && p->st[k][top])
+            return 0;
+    }
+    return 1;
 }
 
 /* cond broadcasts over every axis of opt_block.c's blocks. */
@@ -271,7 +285,7 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
     if (isa < OPT_ISA_avx512 || p->btop < 0 || !opt_cpu_vbmi())
         return NULL;
     if (same(m, p, w, isa, nt))
-        return usable(m, nt);
+        return m->ok ? &m->t : NULL;
     m->valid = 1, m->isa = isa, m->nt = nt, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
@@ -280,11 +294,16 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * the whole top axis), and a cond constant over the old blocks keeps
      * their copies and fills (sample_f32: 0.91-0.99 there, 0.31-0.43 in
      * chunks).  Nor when blocks cut lines and opt_block's expansions are
-     * made once per call (617x38:617x38:38 i64: 0.87 there, 0.25 here). */
+     * made once per call (617x38:617x38:38 i64: 0.87 there, 0.25 here).
+     * Under streams, blocks that cut lines run through a stage (staged()):
+     * not when opt_block keeps its expansions over the top axis and
+     * streams 8 KiB blocks in place (41569x3:25x41569x3:25x1x3 f64 pdpd:
+     * 0.72-0.79 there, 0.26-0.59 staged). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
-            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p));
-    return usable(m, nt);
+            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p)) &&
+            !(nt && (m->t.bbytes % 64 || m->t.spill) && kept_top(p));
+    return m->ok ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
     return NULL;
@@ -343,6 +362,30 @@ static int overlaps(const opt_plan *p, const void *const data[3],
 #endif
 
 #if defined(__x86_64__)
+/* Blocks [cur, b1) under streams when they cut lines: in batches of up to
+ * OPT_STAGE_PIECE bytes into a stage in L1 (opt_stage.c), whole lines
+ * streamed out of it.  Streamed in place, such blocks would store each
+ * line in parts; run with plain stores, they read every line of dst
+ * first (61:207x4x1114x1:1x4x1114x61 i8: 0.10). */
+static __attribute__((noinline)) void
+staged(const opt_ptile *t, opt_ptile_job *j, char *d, int64_t cur, int64_t b1)
+{
+    _Alignas(64) char buf[OPT_STAGE_BYTES + OPT_STAGE_SLACK];
+    const int64_t per = OPT_STAGE_PIECE / (int64_t)t->bbytes;
+    opt_stage s;
+    int64_t len;
+    opt_stage_init(&s, buf, opt_isa_active());
+    while (cur < b1) {
+        const int64_t m = b1 - cur < per ? b1 - cur : per;
+        const int64_t p0 = bpos(t, cur, &len);
+        j->d = opt_stage_put(&s, d + p0, (size_t)(bpos(t, cur + m, &len) - p0));
+        j->n = (size_t)m, j->nt = 0, j->wide = 1;
+        opt_ptile_blocks__avx512(t, j);
+        cur += m;
+    }
+    opt_stage_flush(&s);
+}
+
 /* The range with operand midk (-1: none) copied whole into mbuf. */
 static void range(const opt_ptile *t, const opt_plan *p,
                   const void *const data[3], char *d, size_t w, int nt,
@@ -386,6 +429,11 @@ static void range(const opt_ptile *t, const opt_plan *p,
             j.d = d + pos, j.n = 1, j.nt = 0, j.wide = 0;
             opt_ptile_blocks__avx512(t, &j);
         }
+    }
+    if (cur < b1 && nt && (B % 64 || t->spill || (uintptr_t)(d + bpos(t, cur, &len)) % 64)) {
+        staged(t, &j, d, cur, b1);
+        opt_fence();
+        cur = b1;
     }
     if (cur < b1) {
         j.d = d + bpos(t, cur, &len), j.n = (size_t)(b1 - cur), j.wide = 0;
