@@ -54,7 +54,7 @@ static inline void vahead(const char *p) { (void)p; }
     /* Rows in pairs read their dense streams from L3 while another       \
      * operand comes from L1 or L2, and the hardware prefetchers leave the \
      * loads waiting (midaxis_f16 0.80 of the yardstick; with d's and      \
-     * else's lines requested 512 bytes ahead into L1, 0.89-0.94; then's   \
+     * else's lines requested 256 bytes ahead into L1, 0.88-0.94; then's   \
      * too, though it comes from L2: no better).  Per vector, not per      \
      * line; at and ae are constants in each copy (the bits tested per     \
      * vector lost about half the gain). */                                \
