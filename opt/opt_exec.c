@@ -96,6 +96,7 @@ typedef struct run {
     const opt_ptile *pt; /* blocks in registers (opt_ptile.c), or NULL */
     int nt, isa;
     int32_t pair; /* the axis whose rows run in pairs (pair_axis), or -1 */
+    int ahead;    /* pairs: OPT_AHEAD_* of the streams (ahead_bits) */
     int seg;      /* the whole call, rows in segments (opt_rows.c) */
     int edge;     /* streams, rows ending inside a line: edge_row */
     int64_t count, chunk;
@@ -281,6 +282,28 @@ static int32_t pair_axis(const opt_plan *p, size_t w)
     return best;
 }
 
+/* The inputs that pairs read as streams: those that advance on every
+ * axis from the pair axis to the row (a row repeated along one of them
+ * comes from L1 or L2: midaxis_f16's then along the pair axis, its cond
+ * along the middle one).  Their lines and dst's are requested ahead in the
+ * kernel's loop (opt_vloop.h).  Never both then and else: were both
+ * dense from the pair axis down, cond too would be on the axes between it
+ * and the row (it sets the pair axis), and those axes would have merged
+ * into the row.  Not under streams, which skip the caches. */
+static int ahead_bits(const opt_plan *p, int32_t a)
+{
+    static const int bit[3] = {0, OPT_AHEAD_T, OPT_AHEAD_E};
+    int b = 0;
+    for (int k = 1; k < 3; k++) { /* cond: 1/w of the bytes, not requested */
+        int32_t i = a;
+        while (i < p->rank && p->st[k][i])
+            i++;
+        if (i == p->rank)
+            b |= bit[k];
+    }
+    return b;
+}
+
 /* Rows r .. r + g * s - 1 (idx[a] of row r a multiple of PAIR, the axes
  * below a at 0; s rows per step of a): for each step below a, its g rows
  * along a one after the other. */
@@ -303,7 +326,8 @@ static void pair_rows(const run *x, int64_t r, int64_t g, int64_t s)
             x->kern((size_t)n, x->c + off[0] + h * p->st[0][a],
                     x->t + (size_t)(off[1] + h * p->st[1][a]) * x->w,
                     x->e + (size_t)(off[2] + h * p->st[2][a]) * x->w,
-                    x->d + (size_t)((r + h * s + u) * n) * x->w, x->nt);
+                    x->d + (size_t)((r + h * s + u) * n) * x->w,
+                    x->nt | x->ahead);
         opt_odometer(p, idx, off, in - 1, a); /* the next step below a */
     }
 }
@@ -411,6 +435,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
         x.count *= p->dims[i];
     bytes = (size_t)x.count * w;
     x.nt = p->footprint > tu.nt_min;
+    x.ahead = x.pair >= 0 && !x.nt ? ahead_bits(p, x.pair) : 0;
     x.edge = x.nt && p->btop < 0 && p->rank >= 2 && x.pair < 0 &&
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
     x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;

@@ -14,8 +14,12 @@
  *   copy  d[i] = t[i]                     (cond constant on the row)
  * c, e are unused by fill and copy.  Any nonzero cond byte is true
  * (COND-NZ-1).  No alignment is assumed (IO-ALIGN-1); d may equal t or e
- * (in place, IO-ALIAS-1) but overlap them no other way.  nt asks for
- * non-temporal stores where the alignment allows (a kernel may ignore it).
+ * (in place, IO-ALIAS-1) but overlap them no other way.  nt's bit 0
+ * (OPT_NT) asks for non-temporal stores where the alignment allows (a
+ * kernel may ignore it); the OPT_AHEAD_* bits ask a select kernel (vvv,
+ * vsv, vvs, vss) with regular stores to request the named inputs' lines
+ * and d's some way ahead of its loads (rows in pairs, opt_exec.c; ISAs
+ * that do not define OPT_ROW_AHEAD in opt_vloop.h's vocabulary ignore them).
  * Kernels do not fence them: the caller calls opt_fence() once after its
  * last kernel call, since a fence per row costs more than the streams gain
  * on short rows.
@@ -29,6 +33,12 @@
 
 typedef void opt_kernel_fn(size_t n, const uint8_t *c, const void *t,
                            const void *e, void *d, int nt);
+
+/* The bits of a kernel's nt argument (above). */
+#define OPT_NT 1
+#define OPT_AHEAD_T 2
+#define OPT_AHEAD_E 4
+#define OPT_AHEAD (OPT_AHEAD_T | OPT_AHEAD_E)
 
 /* An element's bits from any address (no alignment is promised), for
  * the splats of the ISA files. */

@@ -404,6 +404,11 @@ static int pool_fork(void)
 }
 #endif
 
+/* The kernels' last argument: regular stores, streams, and the requests
+ * ahead that rows in pairs ask for (opt_kernels.h; a loop of its own). */
+static const int nt_flags[] = {0, OPT_NT, OPT_AHEAD_T, OPT_AHEAD_E};
+#define NT_FLAGS (int)(sizeof nt_flags / sizeof nt_flags[0])
+
 int main(int argc, char **argv)
 {
     const size_t nlen = make_lengths();
@@ -426,13 +431,14 @@ int main(int argc, char **argv)
     }
 
     printf("TAP version 13\n1..%d\n",
-           OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * 2 + CREP_TESTS +
+           OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * NT_FLAGS + CREP_TESTS +
                OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 2);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
-                for (nt = 0; nt < 2; nt++) {
+                for (int f = 0; f < NT_FLAGS; f++) {
                     opt_kernel_fn *k = opt_kernel(isa, wi, kind);
+                    nt = nt_flags[f];
                     const size_t w = (size_t)1 << wi;
                     char name[64];
                     int bad = 0;

@@ -17,6 +17,11 @@
  *                        elements (AVX-512 masks); 0: this header supplies
  *                        scalar ones and rows of at least a vector finish
  *                        with one overlapping vector instead.
+ *   OPT_ROW_AHEAD        optional, bytes: the select loops honour the
+ *                        OPT_AHEAD_* bits of nt (opt_kernels.h) by calling
+ *   vahead(p)            (a prefetch into L1) per vector for d and each
+ *                        named operand, this many bytes of output ahead;
+ *                        undefined or 0: the bits are ignored.
  *
  * Why the overlapping last vector is safe in place (d == t or d == e, rule
  * IO-ALIAS-1): element i of d depends only on element i of the inputs, so
@@ -27,6 +32,11 @@
 #endif
 
 #include <string.h>
+
+#ifndef OPT_ROW_AHEAD
+#define OPT_ROW_AHEAD 0
+static inline void vahead(const char *p) { (void)p; }
+#endif
 
 #define VL_KNAME(isa, bits, kind) OPT_KERNEL_NAME(isa, bits, kind)
 #define VL_ALWAYS static inline __attribute__((always_inline))
@@ -41,6 +51,30 @@
                            ts ? tv : vloadu(t + i * (bits / 8)),             \
                            es ? ev : vloadu(e + i * (bits / 8)));            \
     }                                                                        \
+    /* Rows in pairs read their dense streams from L3 while another       \
+     * operand comes from L1 or L2, and the hardware prefetchers leave the \
+     * loads waiting (midaxis_f16 0.80 of the yardstick; with d's and      \
+     * else's lines requested 256 bytes ahead into L1, 0.88-0.94; then's   \
+     * too, though it comes from L2: no better).  Per vector, not per      \
+     * line; at and ae are constants in each copy (the bits tested per     \
+     * vector lost about half the gain). */                                \
+    VL_ALWAYS size_t sel_ahead##bits(size_t n, const uint8_t *c,             \
+                                     const char *t, const char *e, char *d, \
+                                     size_t i, const int ts, const int es,  \
+                                     VT tv, VT ev, const int at,            \
+                                     const int ae)                          \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        for (; i + lanes <= n; i += lanes) {                                 \
+            if (at)                                                          \
+                vahead(t + i * w + OPT_ROW_AHEAD);                           \
+            if (ae)                                                          \
+                vahead(e + i * w + OPT_ROW_AHEAD);                           \
+            vahead(d + i * w + OPT_ROW_AHEAD);                               \
+            vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));      \
+        }                                                                    \
+        return i;                                                            \
+    }                                                                        \
     VL_ALWAYS void sel##bits(size_t n, const uint8_t *c, const char *t,      \
                              const char *e, char *d, const int ts,           \
                              const int es, int nt)                           \
@@ -49,6 +83,10 @@
         const VT tv = ts ? vsplat##bits(t) : vzero();                        \
         const VT ev = es ? vsplat##bits(e) : vzero();                        \
         size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        const int ahead = OPT_ROW_AHEAD ? nt & OPT_AHEAD : 0;                \
+        const int at = !ts && ahead & OPT_AHEAD_T;                           \
+        const int ae = !es && ahead & OPT_AHEAD_E;                           \
+        nt &= OPT_NT;                                                        \
         if (nt && mis % w)                                                   \
             nt = 0; /* elements never meet the alignment streams need */     \
         /* Peel up to the first aligned vector: streams need it, and with    \
@@ -64,6 +102,10 @@
         if (nt) {                                                            \
             for (; i + lanes <= n; i += lanes)                               \
                 vstream(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
+        } else if (at) { /* never both (opt_exec.c, ahead_bits) */          \
+            i = sel_ahead##bits(n, c, t, e, d, i, ts, es, tv, ev, 1, 0);     \
+        } else if (ae) {                                                     \
+            i = sel_ahead##bits(n, c, t, e, d, i, ts, es, tv, ev, 0, 1);     \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
                 vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
@@ -83,6 +125,7 @@
         const size_t w = bits / 8, lanes = VBYTES / w;                       \
         const VT tv = vsplat##bits(t);                                       \
         size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        nt &= OPT_NT;                                                        \
         if (nt && mis % w)                                                   \
             nt = 0;                                                          \
         if (nt && mis) {                                                     \
@@ -145,7 +188,7 @@
                                        void *d, int nt)                      \
     {                                                                        \
         (void)c, (void)e;                                                    \
-        copy_bytes(n * (bits / 8), (const char *)t, (char *)d, nt);          \
+        copy_bytes(n * (bits / 8), (const char *)t, (char *)d, nt & OPT_NT); \
     }
 
 /* Scalar partial vectors for ISAs without masked stores. */
