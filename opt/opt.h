@@ -403,7 +403,7 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
 typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
     int32_t win[3][OPT_PTILE_NCH];
-    int nch, mode[3], nax;  /* mode: 0 dense, 1 window, 2 16-byte one */
+    int nch, mode[3], nax;  /* 0 dense, 1 window per chunk, 2 per block */
     int csame;              /* cond's window and control: one for all */
     size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
     size_t gbytes, spill;    /* a pass over the top axis; its last block's

@@ -170,21 +170,14 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
  * an operand's end reads that operand from a copy of its last bytes. */
 #define PT_ALWAYS static inline __attribute__((always_inline)) VBMI
 
-/* A window: 64 bytes, or (mode 2) 16 bytes in every lane, which crosses
- * a cache line less often (the controls index below 16 then). */
-PT_ALWAYS __m512i pt_win(const char *p, const int mode)
-{
-    if (mode == 2)
-        return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)p));
-    return _mm512_loadu_si512(p);
-}
-
 /* The fast loops' block: chunk J (a literal) with the controls rK##J and
  * windows wK##J of pt_loop in named locals (arrays of them were kept on
  * the stack: two more 64-byte loads per chunk). */
 #define PT_OP(K, MK, SK, J)                                                   \
-    (!(MK) ? _mm512_loadu_si512((SK) + 64 * (J))                              \
-           : _mm512_permutexvar_epi8(r##K##J, pt_win((SK) + w##K##J, MK)))
+    (!(MK)       ? _mm512_loadu_si512((SK) + 64 * (J))                        \
+     : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
+                 : _mm512_permutexvar_epi8(                                   \
+                       r##K##J, _mm512_loadu_si512((SK) + w##K##J)))
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
         __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
@@ -201,9 +194,14 @@ PT_ALWAYS __m512i pt_win(const char *p, const int mode)
         else                                                                  \
             _mm512_storeu_si512((D) + 64 * (J), a_);                          \
     }
+#define PT_WIN(MK, SK, W)                                                     \
+    ((MK) == 2 ? _mm512_loadu_si512((SK) + (W)) : _mm512_setzero_si512())
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
-        __mmask64 k_ = 0;                                                     \
+        __mmask64 k_ = 0; /* mode 2: one window per block */                  \
+        const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
+                      v2_ = PT_WIN(m2, S2, w20);                              \
+        (void)v0_, (void)v1_, (void)v2_;                                      \
         PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
         PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
     } while (0)
@@ -245,7 +243,7 @@ pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
                 v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
                      : _mm512_permutexvar_epi8(
                            _mm512_load_si512((const void *)t->ctl[k][j]),
-                           pt_win(s[k] + t->win[k][j], t->mode[k] == 2 ? 2 : 1));
+                           _mm512_loadu_si512(s[k] + t->win[k][j]));
             v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
                                           v[2], v[1]);
             if (j == t->nch - 1 && t->tail != ~0ull && !jb->wide)
