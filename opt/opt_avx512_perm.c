@@ -172,7 +172,8 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
 
 /* The fast loops' block: chunk J (a literal) with the controls rK##J and
  * windows wK##J of pt_loop in named locals (arrays of them were kept on
- * the stack: two more 64-byte loads per chunk). */
+ * the stack: two more 64-byte loads per chunk).  Mode 2: one window per
+ * block, v0_-v2_ (blocks of one chunk: 16 bytes in every lane). */
 #define PT_OP(K, MK, SK, J)                                                   \
     (!(MK)       ? _mm512_loadu_si512((SK) + 64 * (J))                        \
      : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
@@ -195,10 +196,13 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
             _mm512_storeu_si512((D) + 64 * (J), a_);                          \
     }
 #define PT_WIN(MK, SK, W)                                                     \
-    ((MK) == 2 ? _mm512_loadu_si512((SK) + (W)) : _mm512_setzero_si512())
+    ((MK) != 2  ? _mm512_setzero_si512()                                      \
+     : NC == 1 ? _mm512_broadcast_i32x4(                                      \
+                     _mm_loadu_si128((const __m128i *)(const void *)((SK) + (W)))) \
+               : _mm512_loadu_si512((SK) + (W)))
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
-        __mmask64 k_ = 0; /* mode 2: one window per block */                  \
+        __mmask64 k_ = 0;                                                     \
         const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
                       v2_ = PT_WIN(m2, S2, w20);                              \
         (void)v0_, (void)v1_, (void)v2_;                                      \
