@@ -404,7 +404,6 @@ typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
     int32_t win[3][OPT_PTILE_NCH];
     int nch, mode[3], nax;  /* 0 dense, 1 window per chunk, 2 per block */
-    int csame;              /* cond's window and control: one for all */
     size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
     size_t gbytes, spill;    /* a pass over the top axis; its last block's
                                 bytes past it (0: r divides the axis) */

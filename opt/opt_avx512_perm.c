@@ -182,10 +182,8 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
         __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
-        if ((J) == 0 || !csame) { /* cond's mask, once when all chunks */    \
-            const __m512i c_ = PT_OP(0, m0, S0, J); /* share it */          \
-            k_ = _mm512_test_epi8_mask(c_, c_);                               \
-        }                                                                     \
+        const __m512i c_ = PT_OP(0, m0, S0, J); /* no load in mode 2 */      \
+        const __mmask64 k_ = _mm512_test_epi8_mask(c_, c_);                   \
         __asm__("" : "+v"(a_), "+v"(b_));                                     \
         a_ = _mm512_mask_blend_epi8(k_, b_, a_);                              \
         if ((J) == NC - 1 && tail != ~0ull)                                   \
@@ -202,7 +200,6 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                : _mm512_loadu_si512((SK) + (W)))
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
-        __mmask64 k_ = 0;                                                     \
         const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
                       v2_ = PT_WIN(m2, S2, w20);                              \
         (void)v0_, (void)v1_, (void)v2_;                                      \
@@ -324,7 +321,6 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     size_t left = jb->n;
     char *d = jb->d;
     const uint64_t tail = jb->wide ? ~0ull : t->tail; /* see wide */
-    const int csame = t->csame;
     PT_REGS(0);
     PT_REGS(1);
     PT_REGS(2);

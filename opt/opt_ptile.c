@@ -121,10 +121,6 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
         if (!chunks(t, o, k, w, E))
             return 0;
     }
-    t->csame = t->mode[0] != 0;
-    for (int j = 1; j < t->nch; j++)
-        t->csame &= t->win[0][j] == t->win[0][0] &&
-                    !memcmp(t->ctl[0][j], t->ctl[0][0], 64);
     /* The odometer: level 0 the top axis in steps of r rows, then the
      * axes above it, innermost first; levels of one step left out. */
     t->nax = 0;
