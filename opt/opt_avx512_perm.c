@@ -164,9 +164,9 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
 }
 
 /* ---- short rows in 64-byte chunks of byte permutes (opt_ptile.c) --------
- * Per chunk of a block: each operand one load, spread by vpermb through
- * the chunk's control (the same in every block), cond through vptestmb to
- * a byte mask, one byte blend, one store.  A block whose loads would pass
+ * Per chunk of a block: each operand one load (mode 2: one per block),
+ * spread by vpermb through the chunk's control (the same in every block),
+ * cond through vptestmb to a byte mask, one byte blend, one store.  A block whose loads would pass
  * an operand's end reads that operand from a copy of its last bytes. */
 #define PT_ALWAYS static inline __attribute__((always_inline)) VBMI
 

@@ -5,7 +5,8 @@
  * A block is the plan's inner axes and r rows of the next (the top); in
  * every block an operand reads the same pattern of bytes from its own
  * base, so per chunk one control and one window offset, found here once
- * per shape, serve every block.  A chunk qualifies when each operand's
+ * per shape, serve every block (one window for all chunks when the
+ * block's bytes lie within 64).  A chunk qualifies when each operand's
  * bytes in it lie within 64 bytes.  The axes above make an odometer.
  * When r does not divide the top axis, a pass's last block runs whole and
  * its bytes past the pass (the spill) are written over by the next.
