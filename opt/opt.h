@@ -388,11 +388,11 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
 /* A blocked plan at AVX-512 with VBMI whose block (the inner axes, the
  * top one perhaps in part) is at most OPT_PTILE_NCH chunks of 64 output
  * bytes: per chunk each operand is one 64-byte load (dense: the chunk's
- * own bytes; else a window at win[k][j] from the block's base) spread
+ * own bytes; else a window at win[k][j] from the block's base, mode 2:
+ * one for the whole block, loaded once) spread
  * over the chunk's bytes by vpermb through ctl[k][j], the same for every
  * block; cond's bytes (one per element's byte) through vptestmb to a
- * 64-bit mask, one byte blend, one store.  No scratch: the broadcast
- * operands are expanded in registers.  An odometer over the axes above
+ * 64-bit mask, one byte blend, one store.  No scratch.  An odometer over the axes above
  * the block (level 0 the rest of the top axis) gives each block's bases:
  * level l steps operand k by delta[k][l] bytes (levels below wrapping).
  * When r rows do not divide the top axis, a pass over it (a group of
@@ -403,8 +403,7 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
 typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
     int32_t win[3][OPT_PTILE_NCH];
-    int nch, mode[3], nax;  /* mode: 0 dense, 1 window, 2 16-byte one */
-    int csame;              /* cond's window and control: one for all */
+    int nch, mode[3], nax;  /* 0 dense, 1 window per chunk, 2 per block */
     size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
     size_t gbytes, spill;    /* a pass over the top axis; its last block's
                                 bytes past it (0: r divides the axis) */

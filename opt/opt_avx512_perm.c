@@ -164,34 +164,26 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
 }
 
 /* ---- short rows in 64-byte chunks of byte permutes (opt_ptile.c) --------
- * Per chunk of a block: each operand one load, spread by vpermb through
- * the chunk's control (the same in every block), cond through vptestmb to
- * a byte mask, one byte blend, one store.  A block whose loads would pass
+ * Per chunk of a block: each operand one load (mode 2: one per block),
+ * spread by vpermb through the chunk's control (the same in every block),
+ * cond through vptestmb to a byte mask, one byte blend, one store.  A block whose loads would pass
  * an operand's end reads that operand from a copy of its last bytes. */
 #define PT_ALWAYS static inline __attribute__((always_inline)) VBMI
 
-/* A window: 64 bytes, or (mode 2) 16 bytes in every lane, which crosses
- * a cache line less often (the controls index below 16 then). */
-PT_ALWAYS __m512i pt_win(const char *p, const int mode)
-{
-    if (mode == 2)
-        return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)p));
-    return _mm512_loadu_si512(p);
-}
-
 /* The fast loops' block: chunk J (a literal) with the controls rK##J and
  * windows wK##J of pt_loop in named locals (arrays of them were kept on
- * the stack: two more 64-byte loads per chunk). */
+ * the stack: two more 64-byte loads per chunk).  Mode 2: one window per
+ * block, v0_-v2_ (blocks of one chunk: 16 bytes in every lane). */
 #define PT_OP(K, MK, SK, J)                                                   \
-    (!(MK) ? _mm512_loadu_si512((SK) + 64 * (J))                              \
-           : _mm512_permutexvar_epi8(r##K##J, pt_win((SK) + w##K##J, MK)))
+    (!(MK)       ? _mm512_loadu_si512((SK) + 64 * (J))                        \
+     : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
+                 : _mm512_permutexvar_epi8(                                   \
+                       r##K##J, _mm512_loadu_si512((SK) + w##K##J)))
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
         __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
-        if ((J) == 0 || !csame) { /* cond's mask, once when all chunks */    \
-            const __m512i c_ = PT_OP(0, m0, S0, J); /* share it */          \
-            k_ = _mm512_test_epi8_mask(c_, c_);                               \
-        }                                                                     \
+        const __m512i c_ = PT_OP(0, m0, S0, J); /* no load in mode 2 */      \
+        const __mmask64 k_ = _mm512_test_epi8_mask(c_, c_);                   \
         __asm__("" : "+v"(a_), "+v"(b_));                                     \
         a_ = _mm512_mask_blend_epi8(k_, b_, a_);                              \
         if ((J) == NC - 1 && tail != ~0ull)                                   \
@@ -201,9 +193,16 @@ PT_ALWAYS __m512i pt_win(const char *p, const int mode)
         else                                                                  \
             _mm512_storeu_si512((D) + 64 * (J), a_);                          \
     }
+#define PT_WIN(MK, SK, W)                                                     \
+    ((MK) != 2  ? _mm512_setzero_si512()                                      \
+     : NC == 1 ? _mm512_broadcast_i32x4(                                      \
+                     _mm_loadu_si128((const __m128i *)(const void *)((SK) + (W)))) \
+               : _mm512_loadu_si512((SK) + (W)))
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
-        __mmask64 k_ = 0;                                                     \
+        const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
+                      v2_ = PT_WIN(m2, S2, w20);                              \
+        (void)v0_, (void)v1_, (void)v2_;                                      \
         PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
         PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
     } while (0)
@@ -245,7 +244,7 @@ pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
                 v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
                      : _mm512_permutexvar_epi8(
                            _mm512_load_si512((const void *)t->ctl[k][j]),
-                           pt_win(s[k] + t->win[k][j], t->mode[k] == 2 ? 2 : 1));
+                           _mm512_loadu_si512(s[k] + t->win[k][j]));
             v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
                                           v[2], v[1]);
             if (j == t->nch - 1 && t->tail != ~0ull && !jb->wide)
@@ -322,7 +321,6 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     size_t left = jb->n;
     char *d = jb->d;
     const uint64_t tail = jb->wide ? ~0ull : t->tail; /* see wide */
-    const int csame = t->csame;
     PT_REGS(0);
     PT_REGS(1);
     PT_REGS(2);

@@ -250,7 +250,11 @@ static int pt_shape(int i, int64_t d[3][8])
         "1x9x1x3 6x1x5x3 6x9x5x1",
         /* else of 4-16 KiB at widths 4 and 8, outputs 16 times as large:
          * copied whole (opt_ptile_range's MID) */
-        "1x23x1x1 40x1x1x54 1x23x1x54"};
+        "1x23x1x1 40x1x1x54 1x23x1x54",
+        /* an operand's block bytes spanning 65 (u8): one window per chunk,
+         * not one per block (mode 2 takes spans up to 64) */
+        "13x66x1x1 13x66x1x13 13x66x3x13", "11x14x1x13 11x14x1x1 11x14x3x13",
+        "9x16x1x1 1x1x65x1 9x16x65x3"};
     const int nf = (int)(sizeof fixed / sizeof *fixed);
     int rank = 0;
     if (i < nf) {

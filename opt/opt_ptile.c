@@ -5,7 +5,8 @@
  * A block is the plan's inner axes and r rows of the next (the top); in
  * every block an operand reads the same pattern of bytes from its own
  * base, so per chunk one control and one window offset, found here once
- * per shape, serve every block.  A chunk qualifies when each operand's
+ * per shape, serve every block (one window for all chunks when the
+ * block's bytes lie within 64).  A chunk qualifies when each operand's
  * bytes in it lie within 64 bytes.  The axes above make an odometer.
  * When r does not divide the top axis, a pass's last block runs whole and
  * its bytes past the pass (the spill) are written over by the next.
@@ -66,12 +67,16 @@ static int64_t span(const int64_t *o, int k, size_t w, size_t B, int j,
 }
 
 /* Operand k's chunks: mode, windows, controls.  0 when a chunk's bytes
- * span more than 64. */
+ * span more than 64.  When the whole block's bytes lie within 64 (mode 2)
+ * every chunk permutes one window loaded once per block: loads, not the
+ * permutes, bound a chunk on Zen 4, and most short-row operands read a
+ * few bytes per block (rank6_f16's then 32 bytes over 4 chunks; 4
+ * 16-byte loads per block before, 1 now). */
 static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
 {
     const size_t B = t->bbytes;
-    int dense = k || w == 1, narrow = 1;
-    int64_t n;
+    int dense = k || w == 1;
+    int64_t n, blo = INT64_MAX, bhi = -1;
     for (int64_t e = 0; e < E && dense; e++)
         dense = o[e] == e;
     t->mode[k] = !dense;
@@ -79,21 +84,25 @@ static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
     if (dense)
         return 1;
     t->reach[k] = 0;
-    for (int j = 0; j < t->nch && narrow; j++) { /* 16-byte windows if all fit */
-        span(o, k, w, B, j, &n);
-        narrow = n <= 16;
-    }
-    t->mode[k] = narrow ? 2 : 1;
-    for (int j = 0; j < t->nch; j++) {
-        const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
+    for (int j = 0; j < t->nch; j++) { /* the block's span */
         const int64_t lo = span(o, k, w, B, j, &n);
         if (n > 64)
             return 0;
+        blo = lo < blo ? lo : blo;
+        bhi = lo + n - 1 > bhi ? lo + n - 1 : bhi;
+    }
+    /* One chunk: mode 2 is a 16-byte window broadcast to every lane,
+     * which crosses a line less often than a 64-byte one (1x8x5x1:
+     * 54x8x5x1:1x1x1x1 f64 0.43 there, 0.37 as a 64-byte window). */
+    t->mode[k] = bhi - blo < (t->nch == 1 ? 16 : 64) ? 2 : 1;
+    for (int j = 0; j < t->nch; j++) {
+        const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
+        const int64_t lo = t->mode[k] == 2 ? blo : span(o, k, w, B, j, &n);
         memset(t->ctl[k][j], 0, 64);
         for (size_t b = b0; b < b1; b++)
             t->ctl[k][j][b - b0] = (uint8_t)(src_byte(o, k, w, b) - lo);
         t->win[k][j] = (int32_t)lo;
-        if ((size_t)lo + 64 > t->reach[k]) /* also for 16-byte windows */
+        if ((size_t)lo + 64 > t->reach[k])
             t->reach[k] = (size_t)lo + 64;
     }
     return 1;
@@ -113,10 +122,6 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
         if (!chunks(t, o, k, w, E))
             return 0;
     }
-    t->csame = t->mode[0] != 0;
-    for (int j = 1; j < t->nch; j++)
-        t->csame &= t->win[0][j] == t->win[0][0] &&
-                    !memcmp(t->ctl[0][j], t->ctl[0][0], 64);
     /* The odometer: level 0 the top axis in steps of r rows, then the
      * axes above it, innermost first; levels of one step left out. */
     t->nax = 0;
