@@ -179,6 +179,9 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
      : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
                  : _mm512_permutexvar_epi8(                                   \
                        r##K##J, _mm512_loadu_si512((SK) + w##K##J)))
+/* One chunk.  No taken branch per chunk: the old csame and nt tests jumped
+ * to blocks 30-40 KB away and made rank8_f32 depend on the loop's offset
+ * in a 64-byte line (0.78-0.86; opt/NOTES.md, "Code placement"). */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
         __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
