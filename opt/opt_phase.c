@@ -3,7 +3,7 @@
  * strides on every axis above some axis (tiled along the outer axes; a
  * scalar is a period of 1), so output element i reads its element i mod P.
  *
- * The output is then one flat walk: at a SIMD level without streams and
+ * The output is then one flat walk: at AVX-512 without streams and
  * without a period read in place, one wrap loop call per range
  * (opt_wrap.h, opt_vloop.h), each period copied once with 64 bytes of
  * slack and its offset wrapped per vector.  Else in runs of one dense
@@ -53,10 +53,12 @@ static opt_wrap_fn *const wraps[] = {OPT_WRAPS(WRAP_ROW) NULL};
 
 opt_wrap_fn *opt_wrap_kernel(int isa, int width)
 {
-    /* the table starts at the first SIMD level (scalar has none) */
-    if (isa < 1 || isa >= OPT_ISA_COUNT)
-        return NULL;
-    return wraps[(isa - 1) * OPT_WIDTH_COUNT + width];
+#if defined(__x86_64__)
+    return isa == OPT_ISA_avx512 ? wraps[width] : NULL;
+#else
+    (void)isa, (void)width, (void)wraps;
+    return NULL;
+#endif
 }
 
 static int forced; /* opt_phase_force: tests only, set between calls */

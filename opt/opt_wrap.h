@@ -1,8 +1,9 @@
 /* opt_wrap.h - the wrap loop of the flat walk (opt_phase.c): one call per
  * range, each periodic operand read from a copy of its period with one
  * step of slack after it, its offset wrapped per vector by a compare and
- * a subtraction.  Expanded by opt_vloop.h for every SIMD level; the
- * scalar level has none (the walk keeps its runs there).
+ * a subtraction.  Expanded by opt_vloop.h at the AVX-512 level only
+ * (OPT_WRAP_LOOP); the others keep the walk's runs (at AVX2 and SSE2 the
+ * wrap loop was slower; NEON not measured).
  */
 #ifndef OPT_WRAP_H
 #define OPT_WRAP_H
@@ -27,11 +28,7 @@ typedef void opt_wrap_fn(size_t n, const opt_wrap *x, char *d);
 #define OPT_WRAP_NAME(isa, bits) opt_x##bits##_wrap__##isa
 #define OPT_WRAP_OF_ISA(X, isa) X(isa, 8) X(isa, 16) X(isa, 32) X(isa, 64)
 #if defined(__x86_64__)
-#define OPT_WRAPS(X)                                                        \
-    OPT_WRAP_OF_ISA(X, sse2) OPT_WRAP_OF_ISA(X, avx2)                       \
-    OPT_WRAP_OF_ISA(X, avx512)
-#elif defined(__aarch64__)
-#define OPT_WRAPS(X) OPT_WRAP_OF_ISA(X, neon)
+#define OPT_WRAPS(X) OPT_WRAP_OF_ISA(X, avx512)
 #else
 #define OPT_WRAPS(X)
 #endif
@@ -39,7 +36,8 @@ typedef void opt_wrap_fn(size_t n, const opt_wrap *x, char *d);
 OPT_WRAPS(OPT_WRAP_DECL)
 #undef OPT_WRAP_DECL
 
-/* The wrap loop of an ISA level and width index, or NULL (scalar). */
+/* The wrap loop of an ISA level and width index, or NULL (below AVX-512
+ * and off x86-64). */
 opt_wrap_fn *opt_wrap_kernel(int isa, int width);
 
 #endif
