@@ -122,6 +122,7 @@ PART(16, mask16_t, cload16, ctest16, epi16)
 PART(32, mask32_t, cload32, ctest32, epi32)
 PART(64, mask64_t, cload64, ctest32, epi64)
 
+#define OPT_WRAP_LOOP 1 /* the flat walk's wrap loop (opt_wrap.h) */
 #include "opt_vloop.h"
 
 /* ---- a cond repeated per element (opt_crep.c) ---------------------------

@@ -1,7 +1,8 @@
 /* opt_kphase.c - kernel test of the flat walk over periodic operands
  * (opt_phase.c): random plans of rank 2-4 whose operands are dense,
  * periodic from some axis (a broadcast pattern below it) or scalars, at
- * every width and ISA level, on 1 and 3 threads, each operand placed in
+ * every width and ISA level, by the wrap loop (AVX-512) and in runs (half
+ * the plans each), on 1 and 3 threads, each operand placed in
  * the middle of a buffer or ending just before a page that cannot be read
  * (a run past a period read in place faults), against a plain loop.
  */
@@ -11,6 +12,7 @@
 
 #include "opt_ktests.h"
 #include "opt_phase.h"
+#include "opt_wrap.h"
 
 #define OUT (96 * 1024)  /* largest output in bytes */
 #define AREA (OUT + 4096) /* readable before each guard page */
@@ -93,14 +95,16 @@ int opt_kphase_tests(int tests, int *failed)
                    ok ? "the CPU lacks it" : "no guard pages");
             continue;
         }
-        for (int i = 0; i < 3000 && !bad; i++)
+        for (int i = 0; i < 3000 && !bad; i++) {
+            opt_phase_force(i % 8 < 4 ? 1 : 2); /* wrap loop or runs */
             for (size_t w = 1; w <= 8 && !bad; w *= 2)
                 bad |= check(&g, isa, w, i % 2 ? 3 : 1, i % 4 == 0, &ran);
+        }
         bad |= ran < 3000; /* the plans must reach the walk */
         *failed += bad;
         printf("%s %d - phase_%s (%d plans walked, widths 1-8, 1 and 3 "
-               "threads)\n", bad ? "not ok" : "ok", tests, opt_isa_name(isa),
-               ran);
+               "threads, %s)\n", bad ? "not ok" : "ok", tests, opt_isa_name(isa),
+               ran, opt_wrap_kernel(isa, 0) ? "wrap loop and runs" : "runs");
     }
     opt_phase_force(0);
     opt_kguard_close(&g);

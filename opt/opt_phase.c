@@ -3,8 +3,11 @@
  * strides on every axis above some axis (tiled along the outer axes; a
  * scalar is a period of 1), so output element i reads its element i mod P.
  *
- * The output is then one flat walk in runs of one dense kernel call each:
- * a periodic operand is read at its phase from a copy of its period made
+ * The output is then one flat walk: at AVX-512 without streams and
+ * without a period read in place, one wrap loop call per range
+ * (opt_wrap.h, opt_vloop.h), each period copied once with 64 bytes of
+ * slack and its offset wrapped per vector.  Else in runs of one dense
+ * kernel call each: a periodic operand is read at its phase from a copy of its period made
  * at least a run long and widened by one more run (a run that wraps reads
  * contiguous bytes), or in place when its period is long and contiguous
  * (runs stop at its wrap); a scalar is the kernel's s form.  The blocks
@@ -15,10 +18,12 @@
 #include <string.h>
 
 #include "opt_phase.h"
+#include "opt_wrap.h"
 
 #define RUNB 4096           /* output bytes per kernel call at most */
 #define SCR (4 * RUNB)      /* scratch per operand (per thread) */
 #define WIDE_MAX (2 * RUNB) /* longest period copied; longer: in place */
+#define WSTEP 64            /* the wrap loops' widest step in bytes */
 
 enum { DENSE, SCALAR, WIDE, INPLACE };
 
@@ -36,9 +41,25 @@ typedef struct phase {
     opt_kernel_fn *kern;
     char *d;
     size_t w;
+    opt_wrap_fn *wrap; /* one call per range (opt_wrap.h), or NULL: runs */
+    size_t step[3];    /* wrap: per[k] in bytes (0: not wrapped) */
     int64_t run, count, chunk;
     int nt;
 } phase;
+
+#define WRAP_ROW(isa, bits) OPT_WRAP_NAME(isa, bits),
+static opt_wrap_fn *const wraps[] = {OPT_WRAPS(WRAP_ROW) NULL};
+#undef WRAP_ROW
+
+opt_wrap_fn *opt_wrap_kernel(int isa, int width)
+{
+#if defined(__x86_64__)
+    return isa == OPT_ISA_avx512 ? wraps[width] : NULL;
+#else
+    (void)isa, (void)width, (void)wraps;
+    return NULL;
+#endif
+}
 
 static int forced; /* opt_phase_force: tests only, set between calls */
 
@@ -156,24 +177,53 @@ static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
     return 1;
 }
 
-/* Operand k's copy into scr, when it has one. */
+/* Operand k's copy into scr, when it has one: for the runs, its period
+ * widened to per elements and a run more; for the wrap loop, to WSTEP
+ * bytes or more (a whole number of periods, step[k]) and WSTEP more. */
 static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
 {
     ph_op *o = &x->op[k];
+    const size_t pb = (size_t)o->raw * o->w;
     if (o->mode != WIDE)
         return;
     if (o->contig) /* laid out as the output from axis from: one copy */
-        memcpy(scr, o->base, (size_t)o->raw * o->w);
+        memcpy(scr, o->base, pb);
     else
         expand(p, k, o->from, o->base, 0, scr, o->w);
-    repeat(scr, (size_t)o->raw * o->w, (size_t)(o->per + x->run) * o->w);
+    if (x->wrap) {
+        x->step[k] = (WSTEP + pb - 1) / pb * pb;
+        repeat(scr, pb, x->step[k] + WSTEP);
+    } else {
+        repeat(scr, pb, (size_t)(o->per + x->run) * o->w);
+    }
     o->base = scr;
+}
+
+/* Output elements [begin, end) in one wrap loop call. */
+static void wrap_range(const phase *x, int64_t begin, int64_t end)
+{
+    opt_wrap a;
+    for (int k = 0; k < 3; k++) {
+        const ph_op *o = &x->op[k];
+        a.base[k] = o->base, a.per[k] = SIZE_MAX, a.off[k] = 0;
+        if (o->mode == DENSE)
+            a.off[k] = (size_t)begin * o->w;
+        else if (o->mode == WIDE)
+            a.per[k] = x->step[k],
+            a.off[k] = (size_t)(begin % o->raw) * o->w;
+    }
+    a.ts = x->op[1].mode == SCALAR, a.es = x->op[2].mode == SCALAR;
+    x->wrap((size_t)(end - begin), &a, x->d + (size_t)begin * x->w);
 }
 
 /* Output elements [begin, end) in runs. */
 static void range(const phase *x, int64_t begin, int64_t end)
 {
     int64_t ph[3];
+    if (x->wrap) {
+        wrap_range(x, begin, end);
+        return;
+    }
     for (int k = 0; k < 3; k++)
         ph[k] = x->op[k].mode == SCALAR ? 0 : begin % x->op[k].per;
     for (int64_t pos = begin; pos < end;) {
@@ -260,6 +310,13 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
             return 0;
     if (!forced && !pays(&x, p, isa, cost, bytes))
         return 0;
+    /* The wrap loop: the periods in cache (no streams), none read in
+     * place (a copy has a step of slack after it). */
+    x.wrap = nt || forced == 2 ? NULL
+                               : opt_wrap_kernel(isa, opt_width_index(w));
+    for (int k = 0; k < 3; k++)
+        if (x.op[k].mode == INPLACE)
+            x.wrap = NULL;
     for (int k = 0; k < 3; k++)
         fill_op(&x, p, k, scr[k]);
     kind = x.op[1].mode == SCALAR ? (x.op[2].mode == SCALAR ? OPT_K_vss

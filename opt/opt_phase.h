@@ -14,8 +14,9 @@
 int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
                   size_t w, int isa, int nt, int threads, size_t chunk_min);
 
-/* Tests: the walk forced on any periodic plan whatever the cost (1), or
- * off (-1), or the cost model (0, the default). */
+/* Tests: the walk forced on any periodic plan whatever the cost (1; 2:
+ * in runs, never the wrap loop), or off (-1), or the cost model (0, the
+ * default). */
 void opt_phase_force(int mode);
 
 #endif

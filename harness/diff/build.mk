@@ -11,8 +11,8 @@ D_CFLAGS = $(CFLAGS_ALL) -Iopt -Iref -I$(D_DIR)
 
 # ---- difftest -------------------------------------------------------------
 
-$(O)/difftest: $(D_DIR)/difftest.c $(D_DIR)/diff_gen.c $(D_DIR)/diff_gen.h $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
-	$(CC) $(D_CFLAGS) -pthread $(D_DIR)/difftest.c $(D_DIR)/diff_gen.c $(O)/libselect_opt.a $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
+$(O)/difftest: $(D_DIR)/difftest.c $(D_DIR)/diff_gen.c $(D_DIR)/diff_periodic.c $(D_DIR)/diff_gen.h $(O)/libselect_opt.a $(O)/libselect_ref.a $(OPT_HDR) ref/ref.h
+	$(CC) $(D_CFLAGS) -pthread $(D_DIR)/difftest.c $(D_DIR)/diff_gen.c $(D_DIR)/diff_periodic.c $(O)/libselect_opt.a $(O)/libselect_ref.a $(LDFLAGS_ALL) -o $@
 
 ALL += $(O)/difftest
 DIFF_SEED ?= 1

@@ -480,4 +480,6 @@ void h_gen(uint64_t seed, uint64_t idx, tcase *c)
         interleaved_big(&r, c);
     else if (chance(&r, 5))
         longrep(&r, c);
+    else if (chance(&r, 5))
+        h_gen_periodic(&r, c);
 }

@@ -34,4 +34,7 @@ int h_chance(rng *r, int pct);
  * in about a fifth of the cases one or two faults. */
 void h_gen(uint64_t seed, uint64_t idx, tcase *c);
 
+/* Periodic operands (diff_periodic.c): the flat walk's cases. */
+void h_gen_periodic(rng *r, tcase *c);
+
 #endif
