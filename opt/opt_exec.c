@@ -387,6 +387,18 @@ static void walk(const run *x, int64_t begin, int64_t end)
         run_range(x, begin, end);
 }
 
+/* Elements per chunk for the pool: about four chunks per thread, none
+ * under chunk_min bytes, a multiple of 64 elements: enough to even out a
+ * preempted thread, few enough to keep the counter cold. */
+static int64_t chunk_len(size_t bytes, size_t w, int threads,
+                         size_t chunk_min)
+{
+    int64_t c = (int64_t)(bytes / ((size_t)threads * 4) / w);
+    if ((size_t)c * w < chunk_min)
+        c = (int64_t)(chunk_min / w);
+    return c < 64 ? 64 : (c + 63) & ~(int64_t)63;
+}
+
 static void run_chunk(void *ctx, size_t i)
 {
     const run *x = (const run *)ctx;
@@ -440,10 +452,11 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
     x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
+    x.chunk = chunk_len(bytes, w, threads, tu.chunk_min);
     /* Operands dense or periodic in the flat index: one flat walk. */
     if (p != &picked && opt_phase_run(p, (const void *const[3]){x.c, x.t,
                                       x.e}, x.d, w, isa, x.nt, threads,
-                                      tu.chunk_min))
+                                      x.chunk))
         return SEL_OK;
     x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa, x.nt)
                                         : NULL;
@@ -461,12 +474,6 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             walk(&x, 0, x.count);
         return SEL_OK;
     }
-    /* About four chunks per thread, none under chunk_min: enough to even
-     * out a preempted thread, few enough to keep the counter cold. */
-    x.chunk = (int64_t)(bytes / ((size_t)threads * 4) / w);
-    if ((size_t)x.chunk * w < tu.chunk_min)
-        x.chunk = (int64_t)(tu.chunk_min / w);
-    x.chunk = x.chunk < 64 ? 64 : (x.chunk + 63) & ~(int64_t)63;
     opt_parallel(run_chunk, &x, (size_t)((x.count + x.chunk - 1) / x.chunk),
                  threads);
     return SEL_OK;

@@ -72,7 +72,7 @@ static int check(const opt_kguard *g, int isa, size_t w, int threads,
     memset(want, POISON, sizeof want);
     opt_kguard_want(&p, w, src, want + off);
     if (!opt_phase_run(&p, (const void *const *)src, out + off, w, isa, 0,
-                       threads, 64))
+                       threads, 64)) /* the shortest chunk: most ranges */
         return 0;
     ++*ran;
     if (!memcmp(out, want, sizeof out))

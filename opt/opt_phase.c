@@ -285,7 +285,7 @@ static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
 }
 
 int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
-                  size_t w, int isa, int nt, int threads, size_t chunk_min)
+                  size_t w, int isa, int nt, int threads, int64_t chunk)
 {
     static _Thread_local _Alignas(64) char scr[3][SCR];
     phase x;
@@ -328,10 +328,7 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
         range(&x, 0, x.count);
         return 1;
     }
-    x.chunk = (int64_t)(bytes / ((size_t)threads * 4) / w);
-    if ((size_t)x.chunk * w < chunk_min)
-        x.chunk = (int64_t)(chunk_min / w);
-    x.chunk = x.chunk < 64 ? 64 : (x.chunk + 63) & ~(int64_t)63;
+    x.chunk = chunk;
     opt_parallel(task, &x, (size_t)((x.count + x.chunk - 1) / x.chunk),
                  threads);
     return 1;

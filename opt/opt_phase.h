@@ -9,10 +9,10 @@
 
 /* Runs the plan by the flat walk and returns 1, or 0 when some operand is
  * not periodic (or a period is too long to copy, or copies would cost too
- * much): opt_run's other paths then.  threads and chunk_min as opt_run
- * decided them; nt: streams. */
+ * much): opt_run's other paths then.  threads and chunk (elements per
+ * pool chunk, a multiple of 64) as opt_run decided them; nt: streams. */
 int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
-                  size_t w, int isa, int nt, int threads, size_t chunk_min);
+                  size_t w, int isa, int nt, int threads, int64_t chunk);
 
 /* Tests: the walk forced on any periodic plan whatever the cost (1; 2:
  * in runs, never the wrap loop), or off (-1), or the cost model (0, the
