@@ -237,36 +237,20 @@ static int same(const cache *m, const opt_plan *p, size_t w, int isa,
 #endif
 
 #if defined(__x86_64__)
-/* Every operand opt_block.c would expand is the same in every block (no
- * stride on the block's top axis or above): it expands each once per call
- * and then runs whole blocks through the dense kernels. */
-static int kept_once(const opt_plan *p)
+/* Every operand opt_block.c would expand has no stride on axes from..btop
+ * (the block's top axis and those above it down to from), so its
+ * expansion is kept over them and its blocks run the dense kernels.
+ * from 0: each is expanded once per call; from btop: once per pass of
+ * the top axis. */
+static int kept_from(const opt_plan *p, int32_t from)
 {
     for (int k = 0; k < 3; k++) {
         int zeros = 0, outer = 0;
         for (int32_t a = p->btop; a < p->rank; a++)
             zeros += p->st[k][a] == 0;
-        for (int32_t a = 0; a <= p->btop; a++)
+        for (int32_t a = from; a <= p->btop; a++)
             outer |= p->st[k][a] != 0;
         if (zeros && zeros < p->rank - p->btop && outer)
-            return 0;
-    }
-    return 1;
-}
-
-/* Every operand opt_block.c would expand has no stride on the block's top
- * axis, which holds 4 blocks or more: each expansion is kept over a pass
- * of that axis, and its blocks run the dense kernels in place. */
-static int kept_top(const opt_plan *p)
-{
-    const int32_t top = p->btop;
-    if (p->dims[top] < 4 * p->brows)
-        return 0;
-    for (int k = 0; k < 3; k++) {
-        int zeros = 0;
-        for (int32_t a = top; a < p->rank; a++)
-            zeros += p->st[k][a] == 0;
-        if (zeros && zeros < p->rank - top && p->st[k][top])
             return 0;
     }
     return 1;
@@ -306,8 +290,9 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * 0.72-0.79 there, 0.26-0.59 staged). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
-            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_once(p)) &&
-            !(nt && (m->t.bbytes % 64 || m->t.spill) && kept_top(p));
+            choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_from(p, 0)) &&
+            !(nt && (m->t.bbytes % 64 || m->t.spill) &&
+              p->dims[p->btop] >= 4 * p->brows && kept_from(p, p->btop));
     return m->ok ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
