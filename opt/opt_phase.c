@@ -98,6 +98,10 @@ static void splat(char *out, const char *src, size_t w, size_t n)
     unsigned char e[8];
     size_t i = 0;
     const size_t bytes = n * w;
+    if (w == 1) { /* libc's wide stores (a cond repeated per element) */
+        memset(out, *src, n);
+        return;
+    }
     for (int j = 0; j < 8; j++)
         e[j] = (unsigned char)src[(size_t)j % w];
     for (; i + 8 <= bytes; i += 8)
