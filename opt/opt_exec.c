@@ -99,6 +99,7 @@ typedef struct run {
     int ahead;    /* pairs: OPT_AHEAD_* of the streams (ahead_bits) */
     int seg;      /* the whole call, rows in segments (opt_rows.c) */
     int edge;     /* streams, rows ending inside a line: edge_row */
+    int ahead_rows; /* row copies request the next row (AHEAD_MIN) */
     int64_t count, chunk;
 } run;
 
@@ -106,7 +107,7 @@ typedef struct run {
  * else at random, so every row starts a stream the hardware prefetcher has
  * not seen.  Rows are therefore copied in segments, and before each
  * segment the same part of the next row's source is requested (see
- * README.md for the measurement). */
+ * README.md for the measurement; only past AHEAD_MIN of footprint). */
 #define SEG 1024
 /* A row with no next row to request (the last, or a whole dense input under
  * a constant cond) is copied in pieces of 256 KiB: libc's memcpy moves
@@ -114,6 +115,13 @@ typedef struct run {
  * a dst outside L2 (_:13987x55x16:1x55x16 i8, then picked: 0.42-0.53 of
  * the yardstick in 1 KiB pieces), and uses no streams at that size. */
 #define SEG_ALONE ((size_t)256 << 10)
+/* Only calls past this footprint request the next row: below it the rows'
+ * sources come from L2 or L3 and the requests and 1 KiB pieces cost more
+ * than they save (1x17x1x1x1:17x1x87x6:Nx17x1x87x6 i32, rows of 2088
+ * bytes: N = 7, 0.5 MB, 7.8 -> 5.8 us; N = 30, 2 MB, 37 -> 32 us; N = 150,
+ * 11 MB, 191 -> 170 us; 256x1:256x4096:256x4096 f32, 8 MB, 126 -> 113 us;
+ * at N = 250-400, 18-28 MB, mixed to worse without). */
+#define AHEAD_MIN ((size_t)8 << 20)
 
 /* The source of a cond-constant row at off: then or else (COND-NZ-1),
  * and whether it advances along the row (copy) or not (fill). */
@@ -231,7 +239,8 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
         opt_odometer(p, idx, off, outer - 1, -1); /* the next row */
         /* The next row's source, to prefetch (only within this range: a
          * prefetch may not fault, but the cond byte read here would). */
-        if (!x->kern && pos + len + n <= end && (next = row_src(x, off, &adv)) && !adv)
+        if (!x->kern && x->ahead_rows && pos + len + n <= end &&
+            (next = row_src(x, off, &adv)) && !adv)
             next = NULL;
         if (x->edge)
             edge_row(x, len, cur, j, x->d + (size_t)pos * x->w, next, &g);
@@ -451,6 +460,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     x.edge = x.nt && p->btop < 0 && p->rank >= 2 && x.pair < 0 &&
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
     x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;
+    x.ahead_rows = p->footprint > AHEAD_MIN;
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     x.chunk = chunk_len(bytes, w, threads, tu.chunk_min);
     /* Operands dense or periodic in the flat index: one flat walk. */

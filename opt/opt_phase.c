@@ -13,7 +13,10 @@
  * (runs stop at its wrap); a scalar is the kernel's s form.  The blocks
  * and the row walk pay a call, an odometer step or an expansion per short
  * row or block; this pays one call per run of up to RUNB output bytes and
- * the copies of the periods once per call.
+ * the copies of the periods once per call.  In the wrap loop, operands
+ * whose period divides 1-4 vectors are held in registers (regs()); a
+ * repeated call on the caller runs the walk again from the warm-call
+ * record (opt_phase_small), remaking only the copies.
  */
 #include <string.h>
 
@@ -43,6 +46,7 @@ typedef struct phase {
     size_t w;
     opt_wrap_fn *wrap; /* one call per range (opt_wrap.h), or NULL: runs */
     size_t step[3];    /* wrap: per[k] in bytes (0: not wrapped) */
+    int m, reg;        /* wrap: operands held in registers (opt_wrap.h) */
     int64_t run, count, chunk;
     int nt;
 } phase;
@@ -94,6 +98,10 @@ static void splat(char *out, const char *src, size_t w, size_t n)
     unsigned char e[8];
     size_t i = 0;
     const size_t bytes = n * w;
+    if (w == 1) { /* libc's wide stores (a cond repeated per element) */
+        memset(out, *src, n);
+        return;
+    }
     for (int j = 0; j < 8; j++)
         e[j] = (unsigned char)src[(size_t)j % w];
     for (; i + 8 <= bytes; i += 8)
@@ -199,6 +207,34 @@ static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
     o->base = scr;
 }
 
+/* The wrap loop's registers: an operand whose period of raw elements
+ * divides m vectors (lanes a power of 2: m = raw without the factors of
+ * 2 it shares with lanes) of 1-4 is read once per call into m registers
+ * instead of once per vector; of m = 1-4, the one that holds the most
+ * wrapped operands (scalars are held at any m).  None: m = 0. */
+static void regs(phase *x)
+{
+    const int sh = __builtin_ctzll(WSTEP / x->w); /* log2 of the lanes */
+    int64_t mk[3];
+    int best = 0;
+    x->m = 0, x->reg = 0;
+    for (int k = 0; k < 3; k++) {
+        const int z = __builtin_ctzll((uint64_t)x->op[k].raw);
+        mk[k] = x->op[k].mode != WIDE ? 0 : x->op[k].raw >> (z < sh ? z : sh);
+    }
+    for (int m = 1; m <= 4; m++) { /* mk divides m: no division */
+        int n = 0, bits = 0;
+        for (int k = 0; k < 3; k++) {
+            if (x->op[k].mode == SCALAR)
+                bits |= 1 << k;
+            else if (mk[k] == 1 || mk[k] == m || (mk[k] == 2 && m == 4))
+                bits |= 1 << k, n++;
+        }
+        if (n > best)
+            best = n, x->m = m, x->reg = bits;
+    }
+}
+
 /* Output elements [begin, end) in one wrap loop call. */
 static void wrap_range(const phase *x, int64_t begin, int64_t end)
 {
@@ -210,9 +246,10 @@ static void wrap_range(const phase *x, int64_t begin, int64_t end)
             a.off[k] = (size_t)begin * o->w;
         else if (o->mode == WIDE)
             a.per[k] = x->step[k],
-            a.off[k] = (size_t)(begin % o->raw) * o->w;
+            a.off[k] = begin ? (size_t)(begin % o->raw) * o->w : 0;
     }
     a.ts = x->op[1].mode == SCALAR, a.es = x->op[2].mode == SCALAR;
+    a.m = x->m, a.reg = x->reg;
     x->wrap((size_t)(end - begin), &a, x->d + (size_t)begin * x->w);
 }
 
@@ -284,46 +321,60 @@ static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
            !opt_ptile_get(p, w, isa, x->nt);
 }
 
-int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
-                  size_t w, int isa, int nt, int threads, int64_t chunk)
+static _Thread_local _Alignas(64) char scr[3][SCR]; /* the copies */
+
+/* The walk's state for p (its copies made, from data): 1, or 0 when the
+ * walk cannot read an operand or does not pay. */
+static int prepare(phase *x, const opt_plan *p, const void *const data[3],
+                   char *d, size_t w, int isa, int nt)
 {
-    static _Thread_local _Alignas(64) char scr[3][SCR];
-    phase x;
     size_t bytes, cost = 0;
     int kind;
 
     if (forced < 0 || p->rank < 2)
         return 0;
-    x.count = 1;
+    x->count = 1;
     for (int32_t i = 1; i < p->rank; i++)
-        x.count *= p->dims[i];
+        x->count *= p->dims[i];
     /* The usual refusal first: an operand that steps on the outermost
      * axis other than as the output is not periodic. */
     for (int k = 0; k < 3; k++)
-        if (p->st[k][0] && p->st[k][0] != x.count)
+        if (p->st[k][0] && p->st[k][0] != x->count)
             return 0;
-    x.count *= p->dims[0];
-    bytes = (size_t)x.count * w;
-    x.w = w, x.d = d, x.nt = nt, x.run = run_len(bytes, w);
+    x->count *= p->dims[0];
+    bytes = (size_t)x->count * w;
+    x->w = w, x->d = d, x->nt = nt, x->run = run_len(bytes, w);
     for (int k = 0; k < 3; k++)
-        if (!setup_op(&x, p, k, (const char *)data[k], &cost))
+        if (!setup_op(x, p, k, (const char *)data[k], &cost))
             return 0;
-    if (!forced && !pays(&x, p, isa, cost, bytes))
+    if (!forced && !pays(x, p, isa, cost, bytes))
         return 0;
     /* The wrap loop: the periods in cache (no streams), none read in
      * place (a copy has a step of slack after it). */
-    x.wrap = nt || forced == 2 ? NULL
-                               : opt_wrap_kernel(isa, opt_width_index(w));
+    x->wrap = nt || forced == 2 ? NULL
+                                : opt_wrap_kernel(isa, opt_width_index(w));
     for (int k = 0; k < 3; k++)
-        if (x.op[k].mode == INPLACE)
-            x.wrap = NULL;
+        if (x->op[k].mode == INPLACE)
+            x->wrap = NULL;
     for (int k = 0; k < 3; k++)
-        fill_op(&x, p, k, scr[k]);
-    kind = x.op[1].mode == SCALAR ? (x.op[2].mode == SCALAR ? OPT_K_vss
-                                                            : OPT_K_vsv)
-                                  : (x.op[2].mode == SCALAR ? OPT_K_vvs
-                                                            : OPT_K_vvv);
-    x.kern = opt_kernel(isa, opt_width_index(w), kind);
+        fill_op(x, p, k, scr[k]);
+    if (x->wrap)
+        regs(x);
+    kind = x->op[1].mode == SCALAR ? (x->op[2].mode == SCALAR ? OPT_K_vss
+                                                              : OPT_K_vsv)
+                                   : (x->op[2].mode == SCALAR ? OPT_K_vvs
+                                                              : OPT_K_vvv);
+    x->kern = opt_kernel(isa, opt_width_index(w), kind);
+    return 1;
+}
+
+int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
+                  size_t w, int isa, int nt, int threads, int64_t chunk)
+{
+    phase x;
+
+    if (!prepare(&x, p, data, d, w, isa, nt))
+        return 0;
     if (threads <= 1) {
         range(&x, 0, x.count);
         return 1;
@@ -332,4 +383,52 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
     opt_parallel(task, &x, (size_t)((x.count + x.chunk - 1) / x.chunk),
                  threads);
     return 1;
+}
+
+/* The thread's last walk run by opt_phase_small, for the warm call: the
+ * plan (expand() reads it) and the walk's state, whose copies are made
+ * again from each call's data. */
+typedef struct warm {
+    opt_plan p;
+    phase x;
+    int isa;
+} warm;
+static _Thread_local warm last;
+static _Thread_local const opt_plan *refused; /* the walk refused it */
+
+static void again(void *ctx, const void *c, const void *t, const void *e,
+                  void *d)
+{
+    warm *const m = (warm *)ctx;
+    const void *const data[3] = {c, t, e};
+    for (int k = 0; k < 3; k++) {
+        m->x.op[k].base = (const char *)data[k];
+        fill_op(&m->x, &m->p, k, scr[k]);
+    }
+    m->x.d = (char *)d;
+    range(&m->x, 0, m->x.count);
+}
+
+int opt_phase_small(const opt_plan *p, const void *const data[3], char *d,
+                    size_t w, int same, const opt_tuning *tu, opt_hit_act *a)
+{
+    warm *const m = &last;
+    size_t n = 1;
+
+    if (!same || refused == p) {
+        refused = same ? p : NULL; /* a new plan: try it when it repeats */
+        return 0;
+    }
+    for (int32_t i = 0; i < p->rank; i++)
+        n *= (size_t)p->dims[i];
+    m->isa = opt_isa_active();
+    if (n * w >= tu->parallel_min || p->footprint > tu->nt_min ||
+        !prepare(&m->x, p, data, d, w, m->isa, 0)) {
+        refused = p;
+        return 0;
+    }
+    m->p = *p;
+    range(&m->x, 0, m->x.count);
+    a->fn = again, a->ctx = m, a->n = n;
+    return 2;
 }

@@ -3,6 +3,8 @@
  * opt_export.c holds the one exported symbol.
  */
 #include "opt.h"
+#include "opt_phase.h"
+#include "opt_pick.h"
 
 /* Every dtype (the kernels move 1, 2, 4 or 8 bytes whatever they mean) under
  * every mode, like the reference; the profile decides what is valid. */
@@ -70,7 +72,20 @@ static int small(const opt_plan *p, const sel_tensor *cond,
                  sel_broadcast b, sel_tensor *dst, size_t w, int same)
 {
     opt_hit_act a;
-    const int st = opt_small_run(p, cond, then_, else_, dst, w, same, &a);
+    int st = 0;
+    /* cond one byte: a copy or fill of one input (rank 1 up to
+     * OPT_SMALL_MAX: opt_small_run's one row) */
+    if (p->in_bytes[0] == 1 && (p->rank > 1 || p->dims[0] > OPT_SMALL_MAX))
+        st = opt_pick_small(p, cond, then_, else_, dst, w, same, &a);
+    if (!st)
+        st = opt_small_run(p, cond, then_, else_, dst, w, same, &a);
+    if (!st) { /* the flat walk, repeated: from the record (opt_phase.c) */
+        opt_tuning tu;
+        opt_tuning_get(&tu);
+        st = opt_phase_small(opt_fast_full(), (const void *const[3]){
+                                 cond->data, then_->data, else_->data},
+                             dst->data, w, same, &tu, &a);
+    }
     if (st == 2)
         opt_hit_arm(cond, then_, else_, b, dst, w, p->in_bytes, &a);
     return st;

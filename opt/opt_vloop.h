@@ -78,8 +78,79 @@ static inline void vahead(const char *p) { (void)p; }
             part##bits(n - i, c + oc, t + ot, e + oe, d + i * w, ts, es, tv, \
                        ev);                                                  \
     }                                                                        \
+    /* Operands whose pattern repeats every M vectors (x->m, opt_wrap.h) \
+     * held in M registers each (rc, rt, re): per vector only the others  \
+     * load (2x1:2x3:1185x2x3 bf16: cond and then every 3 vectors, else   \
+     * dense: one load a vector instead of three).  Whole groups of M     \
+     * vectors; the rest by wloop from the offsets there. */              \
+    VL_ALWAYS void ploop##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int M, const int rc, const int rt,    \
+                               const int re)                               \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        const uint8_t *c = (const uint8_t *)x->base[0];                      \
+        const char *t = x->base[1], *e = x->base[2];                         \
+        const size_t pc = x->per[0], pt = x->per[1], pe = x->per[2];         \
+        size_t oc = x->off[0], ot = x->off[1], oe = x->off[2], i = 0;        \
+        mask##bits##_t mk[4];                                                \
+        VT tr[4], er[4];                                                     \
+        opt_wrap y = *x;                                                     \
+        for (int j = 0; j < M; j++) { /* the pattern's M vectors */         \
+            if (rc)                                                          \
+                mk[j] = cmask##bits(c + oc), oc += lanes,                    \
+                oc = oc >= pc ? oc - pc : oc;                                \
+            if (rt)                                                          \
+                tr[j] = x->ts ? vsplat##bits(t) : vloadu(t + ot),            \
+                ot += x->ts ? 0 : VBYTES, ot = ot >= pt ? ot - pt : ot;      \
+            if (re)                                                          \
+                er[j] = x->es ? vsplat##bits(e) : vloadu(e + oe),            \
+                oe += x->es ? 0 : VBYTES, oe = oe >= pe ? oe - pe : oe;      \
+        }                                                                    \
+        oc = x->off[0], ot = x->off[1], oe = x->off[2];                      \
+        for (; i + M * lanes <= n; i += M * lanes)                           \
+            for (int j = 0; j < M; j++) {                                    \
+                vstoreu(d + (i + j * lanes) * w,                             \
+                        vpick##bits(rc ? mk[j] : cmask##bits(c + oc),        \
+                                    rt ? tr[j] : vloadu(t + ot),             \
+                                    re ? er[j] : vloadu(e + oe)));           \
+                oc += rc ? 0 : lanes;                                        \
+                oc = oc >= pc ? oc - pc : oc;                                \
+                ot += rt ? 0 : VBYTES;                                       \
+                ot = ot >= pt ? ot - pt : ot;                                \
+                oe += re ? 0 : VBYTES;                                       \
+                oe = oe >= pe ? oe - pe : oe;                                \
+            }                                                                \
+        if (i == n)                                                          \
+            return;                                                          \
+        /* the registers' offsets after i elements (their periods divide   \
+         * M vectors: i is a whole number of them) */                       \
+        y.off[0] = rc ? x->off[0] : oc, y.off[1] = rt ? x->off[1] : ot;      \
+        y.off[2] = re ? x->off[2] : oe;                                      \
+        y.m = 0;                                                             \
+        VL_WNAME(OPT_ISA, bits)(n - i, &y, d + i * w);                       \
+    }                                                                        \
+    VL_ALWAYS void pregs##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int M)                                \
+    {                                                                        \
+        switch (x->reg) {                                                    \
+        case 1: ploop##bits(n, x, d, M, 1, 0, 0); break;                     \
+        case 2: ploop##bits(n, x, d, M, 0, 1, 0); break;                     \
+        case 3: ploop##bits(n, x, d, M, 1, 1, 0); break;                     \
+        case 4: ploop##bits(n, x, d, M, 0, 0, 1); break;                     \
+        case 5: ploop##bits(n, x, d, M, 1, 0, 1); break;                     \
+        case 6: ploop##bits(n, x, d, M, 0, 1, 1); break;                     \
+        default: ploop##bits(n, x, d, M, 1, 1, 1); break;                    \
+        }                                                                    \
+    }                                                                        \
     void VL_WNAME(OPT_ISA, bits)(size_t n, const opt_wrap *x, char *d)       \
     {                                                                        \
+        switch (x->m) {                                                      \
+        case 1: pregs##bits(n, x, d, 1); return;                             \
+        case 2: pregs##bits(n, x, d, 2); return;                             \
+        case 3: pregs##bits(n, x, d, 3); return;                             \
+        case 4: pregs##bits(n, x, d, 4); return;                             \
+        default: break;                                                      \
+        }                                                                    \
         if (x->ts)                                                           \
             x->es ? wloop##bits(n, x, d, 1, 1) : wloop##bits(n, x, d, 1, 0); \
         else                                                                 \

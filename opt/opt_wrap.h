@@ -21,6 +21,10 @@ typedef struct opt_wrap {
     const char *base[3];
     size_t off[3], per[3];
     int ts, es; /* then, else: one element */
+    /* m 1-4: the operands of reg (bit 0 cond, 1 then, 2 else; wrapped or
+     * scalars) repeat every m vectors and are held in registers, m vectors
+     * each, read once per call; 0: every operand loaded per vector. */
+    int m, reg;
 } opt_wrap;
 
 typedef void opt_wrap_fn(size_t n, const opt_wrap *x, char *d);

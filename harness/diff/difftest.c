@@ -185,7 +185,9 @@ static void free_world(world *w)
  * twice on a scratch world: opt's per-thread records (the plan memo, the
  * warm-call record of opt_hit.c) then hold its shapes, and the call that
  * follows, faulty or not, must still get the reference's status and
- * bytes with only its data pointers changed. */
+ * bytes with its data pointers and cond's bytes changed: the twin runs
+ * on cond inverted (a record that runs what the last cond byte picked,
+ * opt_pick.c, must read the byte again). */
 static void warm_twin(const tcase *c, world *ww, const world *pr)
 {
     tcase t = *c;
@@ -194,6 +196,8 @@ static void warm_twin(const tcase *c, world *ww, const world *pr)
         t.dims_null[k] = 0;
     for (int i = 0; i < 2; i++) {
         copy_world(ww, pr);
+        for (size_t j = 0; j < ww->size[C]; j++)
+            ww->buf[C][j] = !ww->buf[C][j];
         bind(&t, ww);
         opt_impl()->execute(&ww->t[C], &ww->t[T], &ww->t[E], t.b, &ww->t[D]);
     }

@@ -1,0 +1,18 @@
+/* opt_pick.h - calls whose cond is one byte, run on the caller as a copy
+ * or fill of the input it picks, repeated from the warm-call record
+ * (opt_pick.c).  Apart from opt.h, which is full.
+ */
+#ifndef OPT_PICK_H
+#define OPT_PICK_H
+
+#include "opt.h"
+
+/* p: a plan whose cond is one byte (in_bytes[0] == 1), as opt_fast_plan
+ * leaves it.  0: not taken (the small paths or opt_run then); 1: run;
+ * 2: run, and *a says how to run it again (same: p is the thread's
+ * previous call's plan, unchanged). */
+int opt_pick_small(const opt_plan *p, const sel_tensor *cond,
+                   const sel_tensor *then_, const sel_tensor *else_,
+                   sel_tensor *dst, size_t w, int same, opt_hit_act *a);
+
+#endif
