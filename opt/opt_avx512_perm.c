@@ -230,34 +230,23 @@ PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
                           : jb->src[k] + o;
 }
 
-/* Blocks [c, run) of a run of level 0, some near an operand's end: from
- * the tensor or the tail copy each, the modes tested per chunk (one
- * version for every mode: few blocks come here). */
-static __attribute__((noinline)) VBMI void
-pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
-            int64_t run)
+/* The end of the segment of a run of level 0 that starts at block s
+ * (s < run): the blocks from s on until some operand that reads clear of
+ * its end at s reaches it (offsets grow along level 0).  Each segment
+ * reads every operand from one base (the tensor or its tail copy), so it
+ * runs in the counted loop: the generic per-block loop that ran blocks
+ * near an end cost about 6 times a loop block. */
+PT_ALWAYS int64_t pt_seg(const opt_ptile *t, const opt_ptile_job *jb,
+                         int64_t s, int64_t run)
 {
-    for (int64_t r = c; r < run; r++, d += t->bbytes) {
-        const char *s[3];
-        for (int k = 0; k < 3; k++)
-            s[k] = pt_base(jb, k, jb->off[k] + r * t->step[k][0]);
-        for (int j = 0; j < t->nch; j++) {
-            __m512i v[3];
-            for (int k = 0; k < 3; k++)
-                v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
-                     : _mm512_permutexvar_epi8(
-                           _mm512_load_si512((const void *)t->ctl[k][j]),
-                           _mm512_loadu_si512(s[k] + t->win[k][j]));
-            v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
-                                          v[2], v[1]);
-            if (j == t->nch - 1 && t->tail != ~0ull && !jb->wide)
-                _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
-            else if (jb->nt)
-                _mm512_stream_si512((void *)(d + 64 * j), v[1]);
-            else
-                _mm512_storeu_si512(d + 64 * j, v[1]);
-        }
+    int64_t e = run;
+    for (int k = 0; k < 3; k++) {
+        const int64_t o = jb->off[k] + s * t->step[k][0], l = jb->lim[k];
+        const int64_t st = t->step[k][0];
+        if (o <= l && st > 0 && (l - o) / st < e - s - 1) /* l: INT64_MAX */
+            e = (l - o) / st + 1 + s;
     }
+    return e;
 }
 
 /* 1 when n0 x n1 x n2 blocks from the job's state (levels 0, 1, 2) all
@@ -334,23 +323,27 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
          * which may spill: the next block starts back over it. */
         const size_t back = jb->idx[0] + run == t->dims[0] ? t->spill : 0;
         c = pt_span(t, jb, left, run, &n1, &n2);
-        const size_t bin = c == run ? back : 0;
-        for (int64_t i2 = 0; i2 < n2 && c; i2++)
+        for (int64_t s = 0, e = c ? c : pt_seg(t, jb, 0, run); s < run;
+             s = e, e = e < run ? pt_seg(t, jb, e, run) : run) {
+            const char *const b0 = pt_base(jb, 0, jb->off[0] + s * s0[0]),
+                              *const b1 = pt_base(jb, 1, jb->off[1] + s * s1[0]),
+                              *const b2 = pt_base(jb, 2, jb->off[2] + s * s2[0]);
+            const size_t bin = e == run ? back : 0;
+            for (int64_t i2 = 0; i2 < n2; i2++)
                 for (int64_t i1 = 0; i1 < n1; i1++) {
-                    const char *p0 = jb->src[0] + jb->off[0] + i2 * s0[2] + i1 * s0[1],
-                               *p1 = jb->src[1] + jb->off[1] + i2 * s1[2] + i1 * s1[1],
-                               *p2 = jb->src[2] + jb->off[2] + i2 * s2[2] + i1 * s2[1];
-                    for (int64_t r = 0;;) {
+                    const char *p0 = b0 + i2 * s0[2] + i1 * s0[1],
+                               *p1 = b1 + i2 * s1[2] + i1 * s1[1],
+                               *p2 = b2 + i2 * s2[2] + i1 * s2[1];
+                    for (int64_t r = s;;) {
                         PT_BLOCK(p0, p1, p2, d);
                         d += bb;
-                        if (++r == c) /* no pointer past the run */
+                        if (++r == e) /* no pointer past the segment */
                             break;
                         p0 += s0[0], p1 += s1[0], p2 += s2[0];
                     }
                     d -= bin;
                 }
-        if (c < run) /* the few blocks near an end */
-            pt_near_end(t, jb, d, c, run), d += (size_t)(run - c) * bb - back;
+        }
         /* The state at the last block, then one step of the odometer. */
         for (int k = 0; k < 3; k++)
             jb->off[k] += (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] +
