@@ -282,11 +282,17 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
             left >= (size_t)(dm[0] * dm[1] * dm[2]))
             *n2 = dm[2];
     }
+    if (jb->lim[0] == INT64_MAX && jb->lim[1] == INT64_MAX &&
+        jb->lim[2] == INT64_MAX)
+        return c; /* all copied whole: no end to check, no divides (about
+                     a third of 2x13x4x1:...:4x2x2x1x4x6 i8's 370 ns) */
     if (*n2 > 1 && !pt_clear(t, jb, run, *n1, *n2))
         *n2 = 1;
     for (int k = 0; k < 3 && *n1 > 1; k++) { /* level 1's clear passes */
         const int64_t last = jb->off[k] + (run - 1) * t->step[k][0];
         const int64_t s1 = t->step[k][1];
+        if (jb->lim[k] == INT64_MAX)
+            continue;
         if (last > jb->lim[k])
             *n1 = 1;
         else if (s1 > 0 && (jb->lim[k] - last) / s1 < *n1 - 1)
@@ -295,7 +301,8 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
     for (int k = 0; k < 3; k++) {
         const int64_t o = jb->off[k], l = jb->lim[k], st = t->step[k][0];
         const int64_t q = o > l ? -1 : st ? (l - o) / st : run; /* no */
-        c = q < c ? q + 1 : c; /* overflow at lim INT64_MAX */
+        if (l != INT64_MAX)
+            c = q < c ? q + 1 : c;
     }
     return c;
 }
