@@ -179,22 +179,36 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
      : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
                  : _mm512_permutexvar_epi8(                                   \
                        r##K##J, _mm512_loadu_si512((SK) + w##K##J)))
+/* Operand K's first 32 bytes of chunk J: the last chunk of a block when
+ * it holds at most 32 bytes (dense: a 32-byte load, which crosses a line
+ * half as often as a 64-byte one; windows permuted as for a whole chunk). */
+#define PT_OP32(K, MK, SK, J)                                                 \
+    (!(MK) ? _mm256_loadu_si256((const __m256i *)(const void *)((SK) + 64 * (J))) \
+           : _mm512_castsi512_si256(PT_OP(K, MK, SK, J)))
+/* Chunk J's output vector: each operand's bytes, cond's mask, the blend
+ * (the asm keeps GCC from merging the blend into a masked load). */
+#define PT_V(J, S0, S1, S2)                                                   \
+    pt_blend(PT_OP(0, m0, S0, J), PT_OP(1, m1, S1, J), PT_OP(2, m2, S2, J))
 /* One chunk.  No taken branch per chunk: the old csame and nt tests jumped
  * to blocks 30-40 KB away and made rank8_f32 depend on the loop's offset
- * in a 64-byte line (0.78-0.86; opt/NOTES.md, "Code placement"). */
+ * in a 64-byte line (0.78-0.86; opt/NOTES.md, "Code placement").  A
+ * partial last chunk (once per block) of at most 32 bytes runs at 256
+ * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
-        __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
-        const __m512i c_ = PT_OP(0, m0, S0, J); /* no load in mode 2 */      \
-        const __mmask64 k_ = _mm512_test_epi8_mask(c_, c_);                   \
-        __asm__("" : "+v"(a_), "+v"(b_));                                     \
-        a_ = _mm512_mask_blend_epi8(k_, b_, a_);                              \
-        if ((J) == NC - 1 && tail != ~0ull)                                   \
-            _mm512_mask_storeu_epi8((D) + 64 * (J), tail, a_);                \
-        else if (nt)                                                          \
-            _mm512_stream_si512((void *)((D) + 64 * (J)), a_);                \
+        if ((J) == NC - 1 && tail != ~0ull) { /* partial: masked store */     \
+            if (!(tail >> 32)) {                                              \
+                __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
+                const __m256i c_ = PT_OP32(0, m0, S0, J);                     \
+                a_ = _mm256_mask_blend_epi8(_mm256_test_epi8_mask(c_, c_), b_, a_); \
+                _mm256_mask_storeu_epi8((D) + 64 * (J), (__mmask32)tail, a_); \
+            } else                                                            \
+                _mm512_mask_storeu_epi8((D) + 64 * (J), tail,                 \
+                                        PT_V(J, S0, S1, S2));                 \
+        } else if (nt)                                                        \
+            _mm512_stream_si512((void *)((D) + 64 * (J)), PT_V(J, S0, S1, S2)); \
         else                                                                  \
-            _mm512_storeu_si512((D) + 64 * (J), a_);                          \
+            _mm512_storeu_si512((D) + 64 * (J), PT_V(J, S0, S1, S2));         \
     }
 #define PT_WIN(MK, SK, W)                                                     \
     ((MK) != 2  ? _mm512_setzero_si512()                                      \
@@ -214,6 +228,14 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                   r##K##2 = pt_ctl(t, K, 2, NC), r##K##3 = pt_ctl(t, K, 3, NC); \
     const int64_t w##K##0 = t->win[K][0], w##K##1 = t->win[K][1],             \
                   w##K##2 = t->win[K][2], w##K##3 = t->win[K][3]
+
+/* then (a) where cond (c) has a nonzero byte, else (b). */
+PT_ALWAYS __m512i pt_blend(__m512i c, __m512i a, __m512i b)
+{
+    const __mmask64 k = _mm512_test_epi8_mask(c, c);
+    __asm__("" : "+v"(a), "+v"(b));
+    return _mm512_mask_blend_epi8(k, b, a);
+}
 
 /* Chunk j's control of operand k when the block has it. */
 PT_ALWAYS __m512i pt_ctl(const opt_ptile *t, int k, int j, const int NC)
