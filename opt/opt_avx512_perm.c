@@ -196,7 +196,7 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
  * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
-        if ((J) == NC - 1 && tail != ~0ull) { /* partial: masked store */     \
+        if (NC > 1 && (J) == NC - 1 && tail != ~0ull) { /* partial */      \
             if (!(tail >> 32)) {                                              \
                 __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
                 const __m256i c_ = PT_OP32(0, m0, S0, J);                     \
