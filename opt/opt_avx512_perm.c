@@ -257,9 +257,10 @@ PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
  * its end at s reaches it (offsets grow along level 0).  Each segment
  * reads every operand from one base (the tensor or its tail copy), so it
  * runs in the counted loop: the generic per-block loop that ran blocks
- * near an end cost about 6 times a loop block. */
-PT_ALWAYS int64_t pt_seg(const opt_ptile *t, const opt_ptile_job *jb,
-                         int64_t s, int64_t run)
+ * near an end cost about 6 times a loop block.  Out of line: called once
+ * per segment after the first, and the file compiles faster. */
+static __attribute__((noinline)) int64_t
+pt_seg(const opt_ptile *t, const opt_ptile_job *jb, int64_t s, int64_t run)
 {
     int64_t e = run;
     for (int k = 0; k < 3; k++) {
