@@ -331,7 +331,8 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
 }
 
 /* The odometer's levels 0-2 as counted loops of blocks with plain pointers
- * where every block is clear of the operands' ends (a check per block and
+ * where every block is clear of the operands' ends, and level 0 alone in
+ * segments from the tail copies near an end (a check per block and
  * the state kept in memory cost about twice the chunks; rank8_f32 ran at
  * 0.54 in runs of 8 blocks of 2 chunks, 0.76 in runs of 16 of 4). */
 PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,

@@ -463,10 +463,12 @@ void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
 {
 #if defined(__x86_64__)
     /* One operand of SMALL to MID bytes copied whole when the range
-     * writes 16 times as many: blocks near its end run in the generic
-     * pt_near_end, 6 times the cost of a block in the loop
-     * (23x1x1:54x1x1x54:23x1x54 i64, else of 9936 bytes reached once
-     * per pass: 12% of the time in 1 block of 46).  A per-thread buffer
+     * writes 16 times as many: no block is then near its end, so the
+     * counted runs are not cut there (blocks near an end ran in a generic
+     * loop at 6 times a loop block when this was built: 23x1x1:54x1x1x54:
+     * 23x1x54 i64, else of 9936 bytes reached once per pass, 12% of the
+     * time in 1 block of 46; now they run in the loop from the tail
+     * copy, pt_seg in opt_avx512_perm.c).  A per-thread buffer
      * of 50 KiB instead moved the thread's other data and cost the
      * rank6-8 rows 0.03-0.06, though they copy nothing. */
     for (int k = 0; k < 3; k++)
