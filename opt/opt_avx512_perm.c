@@ -179,22 +179,36 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
      : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
                  : _mm512_permutexvar_epi8(                                   \
                        r##K##J, _mm512_loadu_si512((SK) + w##K##J)))
+/* Operand K's first 32 bytes of chunk J: the last chunk of a block when
+ * it holds at most 32 bytes (dense: a 32-byte load, which crosses a line
+ * half as often as a 64-byte one; windows permuted as for a whole chunk). */
+#define PT_OP32(K, MK, SK, J)                                                 \
+    (!(MK) ? _mm256_loadu_si256((const __m256i *)(const void *)((SK) + 64 * (J))) \
+           : _mm512_castsi512_si256(PT_OP(K, MK, SK, J)))
+/* Chunk J's output vector: each operand's bytes, cond's mask, the blend
+ * (the asm keeps GCC from merging the blend into a masked load). */
+#define PT_V(J, S0, S1, S2)                                                   \
+    pt_blend(PT_OP(0, m0, S0, J), PT_OP(1, m1, S1, J), PT_OP(2, m2, S2, J))
 /* One chunk.  No taken branch per chunk: the old csame and nt tests jumped
  * to blocks 30-40 KB away and made rank8_f32 depend on the loop's offset
- * in a 64-byte line (0.78-0.86; opt/NOTES.md, "Code placement"). */
+ * in a 64-byte line (0.78-0.86; opt/NOTES.md, "Code placement").  A
+ * partial last chunk (once per block) of at most 32 bytes runs at 256
+ * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if (NC > (J)) {                                                           \
-        __m512i a_ = PT_OP(1, m1, S1, J), b_ = PT_OP(2, m2, S2, J);           \
-        const __m512i c_ = PT_OP(0, m0, S0, J); /* no load in mode 2 */      \
-        const __mmask64 k_ = _mm512_test_epi8_mask(c_, c_);                   \
-        __asm__("" : "+v"(a_), "+v"(b_));                                     \
-        a_ = _mm512_mask_blend_epi8(k_, b_, a_);                              \
-        if ((J) == NC - 1 && tail != ~0ull)                                   \
-            _mm512_mask_storeu_epi8((D) + 64 * (J), tail, a_);                \
-        else if (nt)                                                          \
-            _mm512_stream_si512((void *)((D) + 64 * (J)), a_);                \
+        if (NC > 1 && (J) == NC - 1 && tail != ~0ull) { /* partial */      \
+            if (!(tail >> 32)) {                                              \
+                __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
+                const __m256i c_ = PT_OP32(0, m0, S0, J);                     \
+                a_ = _mm256_mask_blend_epi8(_mm256_test_epi8_mask(c_, c_), b_, a_); \
+                _mm256_mask_storeu_epi8((D) + 64 * (J), (__mmask32)tail, a_); \
+            } else                                                            \
+                _mm512_mask_storeu_epi8((D) + 64 * (J), tail,                 \
+                                        PT_V(J, S0, S1, S2));                 \
+        } else if (nt)                                                        \
+            _mm512_stream_si512((void *)((D) + 64 * (J)), PT_V(J, S0, S1, S2)); \
         else                                                                  \
-            _mm512_storeu_si512((D) + 64 * (J), a_);                          \
+            _mm512_storeu_si512((D) + 64 * (J), PT_V(J, S0, S1, S2));         \
     }
 #define PT_WIN(MK, SK, W)                                                     \
     ((MK) != 2  ? _mm512_setzero_si512()                                      \
@@ -215,6 +229,14 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
     const int64_t w##K##0 = t->win[K][0], w##K##1 = t->win[K][1],             \
                   w##K##2 = t->win[K][2], w##K##3 = t->win[K][3]
 
+/* then (a) where cond (c) has a nonzero byte, else (b). */
+PT_ALWAYS __m512i pt_blend(__m512i c, __m512i a, __m512i b)
+{
+    const __mmask64 k = _mm512_test_epi8_mask(c, c);
+    __asm__("" : "+v"(a), "+v"(b));
+    return _mm512_mask_blend_epi8(k, b, a);
+}
+
 /* Chunk j's control of operand k when the block has it. */
 PT_ALWAYS __m512i pt_ctl(const opt_ptile *t, int k, int j, const int NC)
 {
@@ -230,34 +252,24 @@ PT_ALWAYS const char *pt_base(const opt_ptile_job *jb, int k, int64_t o)
                           : jb->src[k] + o;
 }
 
-/* Blocks [c, run) of a run of level 0, some near an operand's end: from
- * the tensor or the tail copy each, the modes tested per chunk (one
- * version for every mode: few blocks come here). */
-static __attribute__((noinline)) VBMI void
-pt_near_end(const opt_ptile *t, const opt_ptile_job *jb, char *d, int64_t c,
-            int64_t run)
+/* The end of the segment of a run of level 0 that starts at block s
+ * (s < run): the blocks from s on until some operand that reads clear of
+ * its end at s reaches it (offsets grow along level 0).  Each segment
+ * reads every operand from one base (the tensor or its tail copy), so it
+ * runs in the counted loop: the generic per-block loop that ran blocks
+ * near an end cost about 6 times a loop block.  Out of line: called once
+ * per segment after the first, and the file compiles faster. */
+static __attribute__((noinline)) int64_t
+pt_seg(const opt_ptile *t, const opt_ptile_job *jb, int64_t s, int64_t run)
 {
-    for (int64_t r = c; r < run; r++, d += t->bbytes) {
-        const char *s[3];
-        for (int k = 0; k < 3; k++)
-            s[k] = pt_base(jb, k, jb->off[k] + r * t->step[k][0]);
-        for (int j = 0; j < t->nch; j++) {
-            __m512i v[3];
-            for (int k = 0; k < 3; k++)
-                v[k] = !t->mode[k] ? _mm512_loadu_si512(s[k] + 64 * j)
-                     : _mm512_permutexvar_epi8(
-                           _mm512_load_si512((const void *)t->ctl[k][j]),
-                           _mm512_loadu_si512(s[k] + t->win[k][j]));
-            v[1] = _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]),
-                                          v[2], v[1]);
-            if (j == t->nch - 1 && t->tail != ~0ull && !jb->wide)
-                _mm512_mask_storeu_epi8(d + 64 * j, t->tail, v[1]);
-            else if (jb->nt)
-                _mm512_stream_si512((void *)(d + 64 * j), v[1]);
-            else
-                _mm512_storeu_si512(d + 64 * j, v[1]);
-        }
+    int64_t e = run;
+    for (int k = 0; k < 3; k++) {
+        const int64_t o = jb->off[k] + s * t->step[k][0], l = jb->lim[k];
+        const int64_t st = t->step[k][0];
+        if (o <= l && st > 0 && (l - o) / st < e - s - 1) /* l: INT64_MAX */
+            e = (l - o) / st + 1 + s;
     }
+    return e;
 }
 
 /* 1 when n0 x n1 x n2 blocks from the job's state (levels 0, 1, 2) all
@@ -293,11 +305,17 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
             left >= (size_t)(dm[0] * dm[1] * dm[2]))
             *n2 = dm[2];
     }
+    if (jb->lim[0] == INT64_MAX && jb->lim[1] == INT64_MAX &&
+        jb->lim[2] == INT64_MAX)
+        return c; /* all copied whole: no end to check, no divides (about
+                     a third of 2x13x4x1:...:4x2x2x1x4x6 i8's 370 ns) */
     if (*n2 > 1 && !pt_clear(t, jb, run, *n1, *n2))
         *n2 = 1;
     for (int k = 0; k < 3 && *n1 > 1; k++) { /* level 1's clear passes */
         const int64_t last = jb->off[k] + (run - 1) * t->step[k][0];
         const int64_t s1 = t->step[k][1];
+        if (jb->lim[k] == INT64_MAX)
+            continue;
         if (last > jb->lim[k])
             *n1 = 1;
         else if (s1 > 0 && (jb->lim[k] - last) / s1 < *n1 - 1)
@@ -306,13 +324,15 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
     for (int k = 0; k < 3; k++) {
         const int64_t o = jb->off[k], l = jb->lim[k], st = t->step[k][0];
         const int64_t q = o > l ? -1 : st ? (l - o) / st : run; /* no */
-        c = q < c ? q + 1 : c; /* overflow at lim INT64_MAX */
+        if (l != INT64_MAX)
+            c = q < c ? q + 1 : c;
     }
     return c;
 }
 
 /* The odometer's levels 0-2 as counted loops of blocks with plain pointers
- * where every block is clear of the operands' ends (a check per block and
+ * where every block is clear of the operands' ends, and level 0 alone in
+ * segments from the tail copies near an end (a check per block and
  * the state kept in memory cost about twice the chunks; rank8_f32 ran at
  * 0.54 in runs of 8 blocks of 2 chunks, 0.76 in runs of 16 of 4). */
 PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
@@ -334,23 +354,27 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
          * which may spill: the next block starts back over it. */
         const size_t back = jb->idx[0] + run == t->dims[0] ? t->spill : 0;
         c = pt_span(t, jb, left, run, &n1, &n2);
-        const size_t bin = c == run ? back : 0;
-        for (int64_t i2 = 0; i2 < n2 && c; i2++)
+        for (int64_t s = 0, e = c ? c : pt_seg(t, jb, 0, run); s < run;
+             s = e, e = e < run ? pt_seg(t, jb, e, run) : run) {
+            const char *const b0 = pt_base(jb, 0, jb->off[0] + s * s0[0]),
+                              *const b1 = pt_base(jb, 1, jb->off[1] + s * s1[0]),
+                              *const b2 = pt_base(jb, 2, jb->off[2] + s * s2[0]);
+            const size_t bin = e == run ? back : 0;
+            for (int64_t i2 = 0; i2 < n2; i2++)
                 for (int64_t i1 = 0; i1 < n1; i1++) {
-                    const char *p0 = jb->src[0] + jb->off[0] + i2 * s0[2] + i1 * s0[1],
-                               *p1 = jb->src[1] + jb->off[1] + i2 * s1[2] + i1 * s1[1],
-                               *p2 = jb->src[2] + jb->off[2] + i2 * s2[2] + i1 * s2[1];
-                    for (int64_t r = 0;;) {
+                    const char *p0 = b0 + i2 * s0[2] + i1 * s0[1],
+                               *p1 = b1 + i2 * s1[2] + i1 * s1[1],
+                               *p2 = b2 + i2 * s2[2] + i1 * s2[1];
+                    for (int64_t r = s;;) {
                         PT_BLOCK(p0, p1, p2, d);
                         d += bb;
-                        if (++r == c) /* no pointer past the run */
+                        if (++r == e) /* no pointer past the segment */
                             break;
                         p0 += s0[0], p1 += s1[0], p2 += s2[0];
                     }
                     d -= bin;
                 }
-        if (c < run) /* the few blocks near an end */
-            pt_near_end(t, jb, d, c, run), d += (size_t)(run - c) * bb - back;
+        }
         /* The state at the last block, then one step of the odometer. */
         for (int k = 0; k < 3; k++)
             jb->off[k] += (n1 - 1) * t->step[k][1] + (n2 - 1) * t->step[k][2] +

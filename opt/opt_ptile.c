@@ -151,7 +151,8 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
  * Whole chunks (or at least 3/4 of the last one used) first, then about
  * 4 chunks per block (fewer odometer steps per byte, controls still few).
  * When r does not divide n, a pass over the axis ends in a block of fewer
- * rows that is run whole: the bytes it wastes cost their share. */
+ * rows that is run whole: the bytes it wastes cost their share, as do
+ * the unused bytes of partial last chunks. */
 static int score(int64_t n, int64_t r, size_t B, int nt)
 {
     const int64_t nch = (int64_t)(B + 63) / 64, nb = (n + r - 1) / r;
@@ -167,8 +168,16 @@ static int score(int64_t n, int64_t r, size_t B, int nt)
      * slower than opt_block's (under streams they run through a stage). */
     if (nb * r != n && (B < 128 || waste > 0.125))
         return INT32_MIN;
+    /* The chunks a pass takes over the fewest it could (a partial last
+     * chunk costs a whole one, like a wasted row): 11x8x1x3:...:5x5x3x18x
+     * 11x1x1x1 f16 took 4 blocks of 144 bytes (12 chunks) for a pass of
+     * 528 bytes, not 3 of 192 (9), at the same waste.  Not under
+     * streams, where spill blocks go through the stage:
+     * 1x221x154x7x1:108x1x154x7x1:1x221x154x1x1 i32 took 252-byte spill
+     * blocks for 196-byte ones, 0.50 -> 0.40. */
+    const double used = (double)(n * rb) / (double)(nb * nch * 64);
     return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
-           (int)(waste * 400);
+           (int)((nt ? waste : 1.0 - used) * 400);
 }
 
 /* Candidate blocks, best first (score); tries them until one fits its
@@ -306,7 +315,7 @@ static void seek(const opt_ptile *t, opt_ptile_job *j, int64_t b)
 {
     j->off[0] = j->off[1] = j->off[2] = 0;
     memset(j->idx, 0, sizeof j->idx);
-    for (int l = 0; l < t->nax; l++) {
+    for (int l = 0; l < t->nax && b; l++) { /* b 0: no divides */
         j->idx[l] = b % t->dims[l];
         b /= t->dims[l];
         for (int k = 0; k < 3; k++)
@@ -454,10 +463,12 @@ void opt_ptile_range(const opt_ptile *t, const opt_plan *p,
 {
 #if defined(__x86_64__)
     /* One operand of SMALL to MID bytes copied whole when the range
-     * writes 16 times as many: blocks near its end run in the generic
-     * pt_near_end, 6 times the cost of a block in the loop
-     * (23x1x1:54x1x1x54:23x1x54 i64, else of 9936 bytes reached once
-     * per pass: 12% of the time in 1 block of 46).  A per-thread buffer
+     * writes 16 times as many: no block is then near its end, so the
+     * counted runs are not cut there (blocks near an end ran in a generic
+     * loop at 6 times a loop block when this was built: 23x1x1:54x1x1x54:
+     * 23x1x54 i64, else of 9936 bytes reached once per pass, 12% of the
+     * time in 1 block of 46; now they run in the loop from the tail
+     * copy, pt_seg in opt_avx512_perm.c).  A per-thread buffer
      * of 50 KiB instead moved the thread's other data and cost the
      * rank6-8 rows 0.03-0.06, though they copy nothing. */
     for (int k = 0; k < 3; k++)
