@@ -297,12 +297,15 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * Under streams, blocks that cut lines run through a stage (staged()):
      * not when opt_block keeps its expansions over the top axis and
      * streams 8 KiB blocks in place (41569x3:25x41569x3:25x1x3 f64 pdpd:
-     * 0.72-0.79 there, 0.26-0.59 staged). */
+     * 0.72-0.79 there, 0.26-0.59 staged).  Nor staged blocks in mode 3
+     * (1x3x11x42x1x1:4x3x11x42x40x30:4x1x11x1x1x30 f32 pdpd: 0.65-1.00
+     * in opt_block, 0.25-0.66 staged). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
             choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_from(p, 0)) &&
             !(nt && (m->t.bbytes % 64 || m->t.spill) &&
-              p->dims[p->btop] >= 4 * p->brows && kept_from(p, p->btop));
+              ((p->dims[p->btop] >= 4 * p->brows && kept_from(p, p->btop)) ||
+               m->t.mode[1] == 3 || m->t.mode[2] == 3));
     return m->ok ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
