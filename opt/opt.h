@@ -389,7 +389,7 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
  * top one perhaps in part) is at most OPT_PTILE_NCH chunks of 64 output
  * bytes: per chunk each operand is one 64-byte load (dense: the chunk's
  * own bytes; else a window at win[k][j] from the block's base, mode 2:
- * one for the whole block, loaded once) spread
+ * one for the whole block, loaded once; mode 3: two, by vpermi2b) spread
  * over the chunk's bytes by vpermb through ctl[k][j], the same for every
  * block; cond's bytes (one per element's byte) through vptestmb to a
  * 64-bit mask, one byte blend, one store.  No scratch.  An odometer over the axes above
@@ -403,7 +403,7 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
 typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
     int32_t win[3][OPT_PTILE_NCH];
-    int nch, mode[3], nax;  /* 0 dense, 1 window per chunk, 2 per block */
+    int nch, mode[3], nax;  /* 0 dense, 1 window/chunk, 2-3 1-2 per block */
     size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
     size_t gbytes, spill;    /* a pass over the top axis; its last block's
                                 bytes past it (0: r divides the axis) */

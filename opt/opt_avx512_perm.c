@@ -164,7 +164,8 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
 }
 
 /* ---- short rows in 64-byte chunks of byte permutes (opt_ptile.c) --------
- * Per chunk of a block: each operand one load (mode 2: one per block),
+ * Per chunk of a block: each operand one load (mode 2: one per block;
+ * mode 3: two per block, a span of 65-128 bytes, spread by vpermi2b),
  * spread by vpermb through the chunk's control (the same in every block),
  * cond through vptestmb to a byte mask, one byte blend, one store.  A block whose loads would pass
  * an operand's end reads that operand from a copy of its last bytes. */
@@ -177,6 +178,7 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
 #define PT_OP(K, MK, SK, J)                                                   \
     (!(MK)       ? _mm512_loadu_si512((SK) + 64 * (J))                        \
      : (MK) == 2 ? _mm512_permutexvar_epi8(r##K##J, v##K##_)                  \
+     : (MK) == 3 ? _mm512_permutex2var_epi8(v##K##_, r##K##J, h##K##_)        \
                  : _mm512_permutexvar_epi8(                                   \
                        r##K##J, _mm512_loadu_si512((SK) + w##K##J)))
 /* Operand K's first 32 bytes of chunk J: the last chunk of a block when
@@ -211,15 +213,20 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
             _mm512_storeu_si512((D) + 64 * (J), PT_V(J, S0, S1, S2));         \
     }
 #define PT_WIN(MK, SK, W)                                                     \
-    ((MK) != 2  ? _mm512_setzero_si512()                                      \
+    ((MK) < 2   ? _mm512_setzero_si512()                                      \
      : NC == 1 ? _mm512_broadcast_i32x4(                                      \
                      _mm_loadu_si128((const __m128i *)(const void *)((SK) + (W)))) \
                : _mm512_loadu_si512((SK) + (W)))
+/* Mode 3: the block's second window, 64 bytes on (blocks of 3-4 chunks). */
+#define PT_HI(MK, SK, W)                                                      \
+    ((MK) != 3 ? _mm512_setzero_si512() : _mm512_loadu_si512((SK) + (W) + 64))
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
         const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
                       v2_ = PT_WIN(m2, S2, w20);                              \
-        (void)v0_, (void)v1_, (void)v2_;                                      \
+        const __m512i h0_ = PT_HI(m0, S0, w00), h1_ = PT_HI(m1, S1, w10),     \
+                      h2_ = PT_HI(m2, S2, w20);                               \
+        (void)v0_, (void)v1_, (void)v2_, (void)h0_, (void)h1_, (void)h2_;     \
         PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
         PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
     } while (0)
@@ -393,22 +400,28 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     jb->d = d;
 }
 
+#define PT_C(NC, m0, m1, m2)                                                 \
+    case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC); break;
 #define PT_M2(NC, m0, m1)                                                    \
-    case m0 * 9 + m1 * 3 + 0: pt_loop(t, j, m0, m1, 0, NC); break;          \
-    case m0 * 9 + m1 * 3 + 1: pt_loop(t, j, m0, m1, 1, NC); break;          \
-    case m0 * 9 + m1 * 3 + 2: pt_loop(t, j, m0, m1, 2, NC); break;
+    PT_C(NC, m0, m1, 0) PT_C(NC, m0, m1, 1) PT_C(NC, m0, m1, 2)
 #define PT_M1(NC, m0) PT_M2(NC, m0, 0) PT_M2(NC, m0, 1) PT_M2(NC, m0, 2)
-#define PT_MODES(NC)                                                         \
-    switch (t->mode[0] * 9 + t->mode[1] * 3 + t->mode[2]) {                  \
-        PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2)                               \
+/* Mode 3 (then or else, blocks of 3-4 chunks) beside cond in mode 2 and
+ * the other input in mode 0, 2 or 3 (opt_ptile.c's build()): 10 copies
+ * more, the file's compile time about a tenth more. */
+#define PT_WIDE(NC)                                                          \
+    PT_C(NC, 2, 3, 0) PT_C(NC, 2, 3, 2) PT_C(NC, 2, 3, 3)                    \
+    PT_C(NC, 2, 0, 3) PT_C(NC, 2, 2, 3)
+#define PT_MODES(NC, WIDE)                                                   \
+    switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
+        PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2) WIDE                          \
     }
 
 VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
 {
     switch (t->nch) {
-    case 1: PT_MODES(1) break;
-    case 2: PT_MODES(2) break;
-    case 3: PT_MODES(3) break;
-    default: PT_MODES(4) break;
+    case 1: PT_MODES(1, ) break;
+    case 2: PT_MODES(2, ) break;
+    case 3: PT_MODES(3, PT_WIDE(3)) break;
+    default: PT_MODES(4, PT_WIDE(4)) break;
     }
 }

@@ -254,7 +254,11 @@ static int pt_shape(int i, int64_t d[3][8])
         /* an operand's block bytes spanning 65 (u8): one window per chunk,
          * not one per block (mode 2 takes spans up to 64) */
         "13x66x1x1 13x66x1x13 13x66x3x13", "11x14x1x13 11x14x1x1 11x14x3x13",
-        "9x16x1x1 1x1x65x1 9x16x65x3"};
+        "9x16x1x1 1x1x65x1 9x16x65x3",
+        /* then or else spanning 65-128 bytes of a block (mode 3: two
+         * windows per block, vpermi2b) */
+        "532x31x1 532x1x1 1x31x1", "3311x3x3 1x3x3 3311x1x3",
+        "1x1x7x1x9 10x1x7x1x9 10x1x7x47x9"};
     const int nf = (int)(sizeof fixed / sizeof *fixed);
     int rank = 0;
     if (i < nf) {

@@ -67,15 +67,19 @@ static int64_t span(const int64_t *o, int k, size_t w, size_t B, int j,
 }
 
 /* Operand k's chunks: mode, windows, controls.  0 when a chunk's bytes
- * span more than 64.  When the whole block's bytes lie within 64 (mode 2)
- * every chunk permutes one window loaded once per block: loads, not the
- * permutes, bound a chunk on Zen 4, and most short-row operands read a
- * few bytes per block (rank6_f16's then 32 bytes over 4 chunks; 4
- * 16-byte loads per block before, 1 now). */
+ * span more than 64 (then and else in blocks of 3-4 chunks: more than
+ * 128 across the block).  When the whole block's bytes lie within 64
+ * (mode 2) every chunk permutes one window loaded once per block: loads,
+ * not the permutes, bound a chunk on Zen 4, and most short-row operands
+ * read a few bytes per block (rank6_f16's then 32 bytes over 4 chunks; 4
+ * 16-byte loads per block before, 1 now).  Mode 3: a chunk spans more
+ * than 64 but the block within 128 (a row of 65-128 bytes tiled or
+ * repeated: 532x31x1:532x1x1:1x31x1 f32's else), two windows per block
+ * and vpermi2b; such plans took opt_block's scratch at 0.3-0.6. */
 static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
 {
     const size_t B = t->bbytes;
-    int dense = k || w == 1;
+    int dense = k || w == 1, wide = 0;
     int64_t n, blo = INT64_MAX, bhi = -1;
     for (int64_t e = 0; e < E && dense; e++)
         dense = o[e] == e;
@@ -86,24 +90,25 @@ static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
     t->reach[k] = 0;
     for (int j = 0; j < t->nch; j++) { /* the block's span */
         const int64_t lo = span(o, k, w, B, j, &n);
-        if (n > 64)
-            return 0;
+        wide |= n > 64;
         blo = lo < blo ? lo : blo;
         bhi = lo + n - 1 > bhi ? lo + n - 1 : bhi;
     }
+    if (wide && (!k || t->nch < 3 || bhi - blo >= 128))
+        return 0;
     /* One chunk: mode 2 is a 16-byte window broadcast to every lane,
      * which crosses a line less often than a 64-byte one (1x8x5x1:
      * 54x8x5x1:1x1x1x1 f64 0.43 there, 0.37 as a 64-byte window). */
-    t->mode[k] = bhi - blo < (t->nch == 1 ? 16 : 64) ? 2 : 1;
+    t->mode[k] = wide ? 3 : bhi - blo < (t->nch == 1 ? 16 : 64) ? 2 : 1;
     for (int j = 0; j < t->nch; j++) {
         const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
-        const int64_t lo = t->mode[k] == 2 ? blo : span(o, k, w, B, j, &n);
+        const int64_t lo = t->mode[k] >= 2 ? blo : span(o, k, w, B, j, &n);
         memset(t->ctl[k][j], 0, 64);
         for (size_t b = b0; b < b1; b++)
             t->ctl[k][j][b - b0] = (uint8_t)(src_byte(o, k, w, b) - lo);
         t->win[k][j] = (int32_t)lo;
-        if ((size_t)lo + 64 > t->reach[k])
-            t->reach[k] = (size_t)lo + 64;
+        if ((size_t)lo + (wide ? 128 : 64) > t->reach[k])
+            t->reach[k] = (size_t)lo + (wide ? 128 : 64);
     }
     return 1;
 }
@@ -122,6 +127,11 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
         if (!chunks(t, o, k, w, E))
             return 0;
     }
+    /* The loop has mode 3 only beside cond in mode 2 and the other input
+     * in mode 0, 2 or 3 (opt_avx512_perm.c's PT_WIDE: 10 copies, not 148). */
+    if ((t->mode[1] == 3 || t->mode[2] == 3) &&
+        (t->mode[0] != 2 || t->mode[1] == 1 || t->mode[2] == 1))
+        return 0;
     /* The odometer: level 0 the top axis in steps of r rows, then the
      * axes above it, innermost first; levels of one step left out. */
     t->nax = 0;
@@ -296,12 +306,15 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
      * Under streams, blocks that cut lines run through a stage (staged()):
      * not when opt_block keeps its expansions over the top axis and
      * streams 8 KiB blocks in place (41569x3:25x41569x3:25x1x3 f64 pdpd:
-     * 0.72-0.79 there, 0.26-0.59 staged). */
+     * 0.72-0.79 there, 0.26-0.59 staged).  Nor staged blocks in mode 3
+     * (1x3x11x42x1x1:4x3x11x42x40x30:4x1x11x1x1x30 f32 pdpd: 0.65-1.00
+     * in opt_block, 0.25-0.66 staged). */
     m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
             choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_from(p, 0)) &&
             !(nt && (m->t.bbytes % 64 || m->t.spill) &&
-              p->dims[p->btop] >= 4 * p->brows && kept_from(p, p->btop));
+              ((p->dims[p->btop] >= 4 * p->brows && kept_from(p, p->btop)) ||
+               m->t.mode[1] == 3 || m->t.mode[2] == 3));
     return m->ok ? &m->t : NULL;
 #else
     (void)p, (void)w, (void)isa, (void)nt;
