@@ -341,12 +341,15 @@ static _Thread_local opt_chunk prog;
  * fast) and its rows are under 128 bytes (a row kernel's pass over 128
  * bytes and more beats the shuffles); the blocks up to 180 chunks (past
  * that, the blocks' kernels catch up); never the tiles (as fast) nor a
- * cond of one byte (pin: a copy or fill either way). */
+ * cond of one byte (pin) on rows of 32 bytes or more (a copy or fill per
+ * row either way; shorter rows cost a copy call each: 1:145x1x2:145x1
+ * bf16 pdpd 68 -> 33 ns as chunks). */
 static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
 {
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
     return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
-           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt && pin != 1 &&
+           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
+           (pin != 1 || m->x.n0 * (int64_t)w < 32) &&
            (m->use ? m->x.est > 30 * chunks + 150 &&
                          m->x.n0 * (int64_t)w < 128
                    : chunks <= 180);
