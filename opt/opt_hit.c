@@ -47,14 +47,16 @@ static uint64_t head_of(const sel_tensor *x)
 }
 
 /* Nonzero when dims d differ from m (rank r, both): each dim once, from
- * the top one down (a jump on r, which repeats call after call), no libc
- * call, no loop.  Two overlapping 4-dim blocks compared 8 dims at ranks
+ * the top one down (ranks 3-8: a jump on r, which repeats call after
+ * call), no libc call, no loop.  Two overlapping 4-dim blocks compared 8 dims at ranks
  * 4-7 and every dim twice at ranks 2 and 4. */
 static inline __attribute__((always_inline)) uint64_t
 dims_diff(const int64_t *d, const int64_t *m, int32_t r)
 {
     uint64_t v = 0;
 #define X(i) ((uint64_t)(d[i] ^ m[i]))
+    if (r <= 2) /* ranks 0-2 (most calls) without the jump */
+        return r == 2 ? X(0) | X(1) : r ? X(0) : 0;
     switch (r) {
     case 8: v |= X(7); __attribute__((fallthrough));
     case 7: v |= X(6); __attribute__((fallthrough));
