@@ -46,10 +46,10 @@ static uint64_t head_of(const sel_tensor *x)
     return h;
 }
 
-/* Nonzero when dims d differ from m (rank r, both): each dim once, from
- * the top one down (ranks 3-8: a jump on r, which repeats call after
- * call), no libc call, no loop.  Two overlapping 4-dim blocks compared 8 dims at ranks
- * 4-7 and every dim twice at ranks 2 and 4. */
+/* Nonzero when dims d differ from m (rank r, both): each dim once (ranks
+ * 3-8 from the top one down, through a jump on r, which repeats call
+ * after call), no libc call, no loop.  Two overlapping 4-dim blocks
+ * compared 8 dims at ranks 4-7 and every dim twice at ranks 2 and 4. */
 static inline __attribute__((always_inline)) uint64_t
 dims_diff(const int64_t *d, const int64_t *m, int32_t r)
 {
