@@ -196,8 +196,8 @@ typedef struct opt_chunk {
     int mode[3];     /* per operand: 0 every control the identity (no
                         permute), 1 one window of up to 64 bytes, 2 two,
                         3 one of up to 32 bytes (a 32-byte load,
-                        broadcast: fewer load slots and cache-line
-                        splits than a 64-byte one) */
+                        broadcast), 4 all its bytes (at most 128) held
+                        in two registers: no window load per chunk */
     int pad[3];      /* operand k has at most OPT_CHUNK_PAD bytes (inb):
                         the kernel copies it to a padded buffer */
     uint32_t inb[3];   /* operand bytes */

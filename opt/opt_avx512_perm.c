@@ -16,11 +16,12 @@
 #define VBMI __attribute__((target("avx512vbmi")))
 
 /* ---- small outputs in 64-byte chunks (opt_chunk.c) ----------------------
- * Per chunk and operand one load of the window under a mask (nothing
- * outside the window is read: masked-off bytes do not fault) and vpermb
- * (vpermi2b of two loads when the bytes lie in two windows), then
- * vptestmb of cond's bytes and a byte blend: about 30 instructions per 64
- * output bytes whatever the shape. */
+ * Per chunk and operand a plain load of the window (it may read past the
+ * operand, never past its page) and vpermb (vpermi2b of two loads when
+ * the bytes lie in two windows; an operand of at most 128 bytes is
+ * loaded once per call into two registers, and each chunk only permutes
+ * them), then vptestmb of cond's bytes and a byte blend: about 20
+ * instructions per 64 output bytes whatever the shape. */
 static const uint64_t chunk_len[65] = {
 #define CL1(n) (n) ? ~0ull >> ((64 - (n)) & 63) : 0
 #define CL8(n) CL1(n), CL1(n + 1), CL1(n + 2), CL1(n + 3), CL1(n + 4),       \
@@ -37,12 +38,14 @@ static const uint64_t chunk_len[65] = {
 
 /* Operand k's bytes for a chunk (mode 0: the window in order; 1: one
  * window of 64 bytes; 2: two; 3: one of up to 32 bytes, loaded as 32 and
- * broadcast to both halves), windows at p and p2, control at ix.  Plain
- * loads: on Zen 4 a masked load across a cache line took 2.5 times as
- * long. */
+ * broadcast to both halves; 4: the operand's bytes held in w0, w1),
+ * windows at p and p2, control at ix.  Plain loads: on Zen 4 a masked
+ * load across a cache line took 2.5 times as long. */
 CHUNK_FN __m512i chunk_op(const char *p, const char *p2, const uint8_t *ix,
-                          int mode)
+                          int mode, __m512i w0, __m512i w1)
 {
+    if (mode == 4)
+        return _mm512_permutex2var_epi8(w0, _mm512_load_si512(ix), w1);
     if (mode == 3) /* each half holds the window: indices 0-31 */
         return _mm512_permutexvar_epi8(
             _mm512_load_si512(ix),
@@ -56,29 +59,51 @@ CHUNK_FN __m512i chunk_op(const char *p, const char *p2, const uint8_t *ix,
                                     _mm512_loadu_si512(p2));
 }
 
-#define CHUNK_OP(k, m)                                                        \
-    chunk_op(src[k] + r->off[k], src[k] + r->off2[k], x->ctl + r->ctl[k], m)
+/* Operand k's bytes 0-63 (h 0) or 64-127 (h 1) for mode 4, under a mask:
+ * nothing past its end is read. */
+CHUNK_FN __m512i chunk_whole(const opt_chunk *x, const char *const *src,
+                             int k, int h)
+{
+    const uint32_t n = x->inb[k] - (h ? 64 : 0);
+    return h && x->inb[k] <= 64
+               ? _mm512_setzero_si512()
+               : _mm512_maskz_loadu_epi8(chunk_len[n < 64 ? n : 64],
+                                         src[k] + (h ? 64 : 0));
+}
+
+#define CHUNK_OP(k, m, w0, w1)                                                \
+    chunk_op(src[k] + r->off[k], src[k] + r->off2[k], x->ctl + r->ctl[k], m,  \
+             w0, w1)
 CHUNK_FN __m512i chunk_at(const opt_chunk *x, const char *const *src,
-                          int32_t i, const int m0, const int m1, const int m2)
+                          int32_t i, const int m0, const int m1, const int m2,
+                          __m512i c0, __m512i c1, __m512i t0, __m512i t1,
+                          __m512i e0, __m512i e1)
 {
     const opt_chunk_rec *r = &x->rec[i];
-    const __m512i c = CHUNK_OP(0, m0), t = CHUNK_OP(1, m1),
-                  e = CHUNK_OP(2, m2);
+    const __m512i c = CHUNK_OP(0, m0, c0, c1), t = CHUNK_OP(1, m1, t0, t1),
+                  e = CHUNK_OP(2, m2, e0, e1);
     return _mm512_mask_blend_epi8(_mm512_test_epi8_mask(c, c), e, t);
 }
 
 /* Chunks 0..n-1 with whole-vector loads, specialized by the modes; and
- * chunk n, the last, stored under a mask (last). */
+ * chunk n, the last, stored under a mask (last).  Mode 4 operands are
+ * loaded once here. */
 CHUNK_FN void chunk_main(const opt_chunk *x, const char *const *src, char *d,
                          int32_t n, const int last, const int m0,
                          const int m1, const int m2)
 {
+#define W(k, m, h) (m == 4 ? chunk_whole(x, src, k, h) : _mm512_setzero_si512())
+    const __m512i c0 = W(0, m0, 0), c1 = W(0, m0, 1), t0 = W(1, m1, 0),
+                  t1 = W(1, m1, 1), e0 = W(2, m2, 0), e1 = W(2, m2, 1);
+#undef W
     for (int32_t i = 0; i < n; i++)
         _mm512_storeu_si512(d + (size_t)i * 64,
-                            chunk_at(x, src, i, m0, m1, m2));
+                            chunk_at(x, src, i, m0, m1, m2, c0, c1, t0, t1,
+                                     e0, e1));
     if (last)
         _mm512_mask_storeu_epi8(d + (size_t)n * 64, chunk_len[x->tail],
-                                chunk_at(x, src, n, m0, m1, m2));
+                                chunk_at(x, src, n, m0, m1, m2, c0, c1, t0,
+                                         t1, e0, e1));
 }
 
 /* The chunks from safe on: each window loaded under its mask (nothing
@@ -107,60 +132,75 @@ CHUNK_FN void chunk_rest(const opt_chunk *x, const char *const *src,
     }
 }
 
-/* chunk_main by the modes (64 loops; each about 100 bytes of code). */
-#define CHUNK4(a, b, n, last)                                                 \
-    case a * 16 + b * 4: chunk_main(x, src, d, n, last, a, b, 0); break;      \
-    case a * 16 + b * 4 + 1: chunk_main(x, src, d, n, last, a, b, 1); break;  \
-    case a * 16 + b * 4 + 2: chunk_main(x, src, d, n, last, a, b, 2); break;  \
-    case a * 16 + b * 4 + 3: chunk_main(x, src, d, n, last, a, b, 3); break;
-#define CHUNK16(a, n, last)                                                   \
-    CHUNK4(a, 0, n, last) CHUNK4(a, 1, n, last) CHUNK4(a, 2, n, last)         \
-    CHUNK4(a, 3, n, last)
+/* chunk_main by the modes (125 loops; each about 100 bytes of code). */
+#define CHUNK5(a, b, n, last)                                                 \
+    case a * 25 + b * 5: chunk_main(x, src, d, n, last, a, b, 0); break;      \
+    case a * 25 + b * 5 + 1: chunk_main(x, src, d, n, last, a, b, 1); break;  \
+    case a * 25 + b * 5 + 2: chunk_main(x, src, d, n, last, a, b, 2); break;  \
+    case a * 25 + b * 5 + 3: chunk_main(x, src, d, n, last, a, b, 3); break;  \
+    case a * 25 + b * 5 + 4: chunk_main(x, src, d, n, last, a, b, 4); break;
+#define CHUNK25(a, n, last)                                                   \
+    CHUNK5(a, 0, n, last) CHUNK5(a, 1, n, last) CHUNK5(a, 2, n, last)         \
+    CHUNK5(a, 3, n, last) CHUNK5(a, 4, n, last)
 #define CHUNK_MODES(n, last)                                                  \
-    switch (x->mode[0] * 16 + x->mode[1] * 4 + x->mode[2]) {                  \
-        CHUNK16(0, n, last) CHUNK16(1, n, last) CHUNK16(2, n, last)           \
-        CHUNK16(3, n, last)                                                   \
+    switch (x->mode[0] * 25 + x->mode[1] * 5 + x->mode[2]) {                  \
+        CHUNK25(0, n, last) CHUNK25(1, n, last) CHUNK25(2, n, last)           \
+        CHUNK25(3, n, last) CHUNK25(4, n, last)                               \
     }
 
 /* Operands near the end of a page: the small ones copied to a padded
- * buffer, the chunks that would still read past an end under masks. */
+ * buffer (then every chunk up to x->safe runs the usual loop); the
+ * chunks from there, that would still read past an end, under masks
+ * (chunk_tail). */
 static __attribute__((noinline, no_sanitize_address)) VBMI void
-chunk_slow(const opt_chunk *x, const char **src, char *d)
+chunk_pad(const opt_chunk *x, const char *c, const char *t, const char *e,
+          char (*pad)[OPT_CHUNK_PAD + 128])
 {
-    _Alignas(64) char pad[3][OPT_CHUNK_PAD + 128];
+    const char *const src[3] = {c, t, e};
     for (int k = 0; k < 3; k++)
-        if (x->pad[k]) {
-            for (uint32_t o = 0; o < x->inb[k]; o += 64) {
-                const __mmask64 m =
-                    chunk_len[x->inb[k] - o < 64 ? x->inb[k] - o : 64];
-                _mm512_store_si512(pad[k] + o,
-                                   _mm512_maskz_loadu_epi8(m, src[k] + o));
-            }
-            src[k] = pad[k];
+        for (uint32_t o = 0; x->pad[k] && o < x->inb[k]; o += 64) {
+            const __mmask64 m =
+                chunk_len[x->inb[k] - o < 64 ? x->inb[k] - o : 64];
+            _mm512_storeu_si512(pad[k] + o,
+                                _mm512_maskz_loadu_epi8(m, src[k] + o));
         }
-    CHUNK_MODES(x->safe, 0)
-    if (x->mode[0] == 2 || x->mode[1] == 2 || x->mode[2] == 2) /* 3: n1 0 */
+}
+
+static __attribute__((noinline, no_sanitize_address)) VBMI void
+chunk_tail(const opt_chunk *x, const char *const *src, char *d)
+{
+#define TWO(k) (x->mode[k] == 2 || x->mode[k] == 4) /* 4: bytes 64-127 */
+    if (TWO(0) || TWO(1) || TWO(2)) /* 1, 3: n1 0 */
         chunk_rest(x, src, d, 1);
     else
         chunk_rest(x, src, d, 0);
+#undef TWO
 }
 
+/* One copy of the 125 loops serves both cases (two doubled the file's
+ * compile time). */
 __attribute__((no_sanitize_address)) VBMI void
 opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
                   const void *e, void *dst)
 {
+    char pad[3][OPT_CHUNK_PAD + 128];
     const char *src[3] = {(const char *)c, (const char *)t, (const char *)e};
     char *const d = (char *)dst;
-    int near = 0;
+    int near = 0, last = 1;
+    int32_t n = x->chunks - 1;
     for (int k = 0; k < 3; k++) { /* loads past the end stay on its page */
         const uintptr_t end = (uintptr_t)src[k] + x->inb[k] - 1;
-        near |= end >> 12 != (end + 63) >> 12;
+        near |= x->mode[k] != 4 && end >> 12 != (end + 63) >> 12;
     }
     if (near) {
-        chunk_slow(x, src, d);
-        return;
+        chunk_pad(x, src[0], src[1], src[2], pad);
+        for (int k = 0; k < 3; k++)
+            src[k] = x->pad[k] ? pad[k] : src[k];
+        n = x->safe, last = 0;
     }
-    CHUNK_MODES(x->chunks - 1, 1)
+    CHUNK_MODES(n, last)
+    if (near)
+        chunk_tail(x, src, d);
 }
 
 /* ---- short rows in 64-byte chunks of byte permutes (opt_ptile.c) --------

@@ -8,8 +8,11 @@
  * says, per output byte, which window byte it is (then and else: byte q
  * of the element; cond: the element's one byte, so vptestmb gives a byte
  * mask that blends whole elements).  Controls repeat across chunks
- * (broadcast axes are periodic), so they are kept once each.  Built once
- * per shape: opt_small.c keeps the program with its memo.
+ * (broadcast axes are periodic), so they are kept once each.  An
+ * operand of at most 128 bytes that needs a permute is held whole (mode
+ * 4): its control indexes its own bytes, and the kernel loads them once
+ * per call (loads bound a chunk on Zen 4, not permutes).  Built once per
+ * shape: opt_small.c keeps the program with its memo.
  */
 #include <string.h>
 
@@ -95,6 +98,24 @@ static int64_t lower(const int64_t *o, int m, int64_t lo, int64_t hi,
     return (a & 63) + n <= 64 ? a & 63 : 0;
 }
 
+/* Operand k's control for the chunk's m elements when the kernel holds
+ * its bytes (at most 128) in two registers (mode 4): the element's byte
+ * offsets themselves.  The windows noted (0 and 64) are what the masked
+ * loads of the slow path read. */
+static int whole(opt_chunk_rec *r, uint8_t *b, const int64_t *o, int m,
+                 int k, size_t w, uint32_t n)
+{
+    const int64_t u = k ? (int64_t)w : 1;
+    for (int i = m * (int)w; i < 64; i++) /* a partial chunk's rest */
+        b[i] = (uint8_t)i;
+    for (int j = 0; j < m; j++)
+        for (size_t q = 0; q < w; q++)
+            b[(size_t)j * w + q] = (uint8_t)(o[j] * u + (k ? (int64_t)q : 0));
+    r->off[k] = 0, r->off2[k] = 64;
+    r->n0[k] = (uint8_t)(n < 64 ? n : 64), r->n1[k] = (uint8_t)(n > 64 ? n - 64 : 0);
+    return 1;
+}
+
 /* Operand k's windows and control for the chunk's m elements (offsets
  * o[0..m)): the first 64 bytes from the lowest byte read, the second 64
  * from the lowest byte read past those (a chunk across the wrap of a
@@ -136,8 +157,9 @@ static int window(opt_chunk_rec *r, uint8_t *b, const int64_t *o, int m,
 }
 
 /* Modes, pads and the chunks that whole-vector loads may run: those
- * whose windows' 64-byte loads end inside each operand not padded. */
-static void finish(opt_chunk *x, const opt_plan *p)
+ * whose windows' 64-byte loads end inside each operand not padded nor
+ * held whole (wh, bit k: operand k in mode 4, loaded under masks). */
+static void finish(opt_chunk *x, const opt_plan *p, int wh)
 {
     for (int k = 0; k < 3; k++) {
         x->mode[k] = 0;
@@ -153,34 +175,36 @@ static void finish(opt_chunk *x, const opt_plan *p)
                 narrow &= x->rec[c].n0[k] <= 32;
             x->mode[k] = narrow ? 3 : 1;
         }
+        x->mode[k] = wh >> k & 1 ? 4 : x->mode[k];
         x->inb[k] = (uint32_t)p->in_bytes[k];
         /* A copy costs about what masked loads cost on a few chunks. */
-        x->pad[k] = x->chunks > 4 && p->in_bytes[k] <= OPT_CHUNK_PAD;
+        x->pad[k] = !(wh >> k & 1) && x->chunks > 4 &&
+                    p->in_bytes[k] <= OPT_CHUNK_PAD;
     }
     for (x->safe = 0; x->safe + 1 < x->chunks; x->safe++) { /* not the
         last: it is stored under a mask */
         const opt_chunk_rec *r = &x->rec[x->safe];
         int ok = 1;
         for (int k = 0; k < 3; k++)
-            ok &= x->pad[k] || (r->off[k] + 64u <= x->inb[k] &&
-                                r->off2[k] + 64u <= x->inb[k]);
+            ok &= x->pad[k] || wh >> k & 1 ||
+                  (r->off[k] + 64u <= x->inb[k] &&
+                   r->off2[k] + 64u <= x->inb[k]);
         if (!ok)
             break;
     }
 }
 
-int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w)
+/* The records and controls, operands in wh held whole; 0 as
+ * opt_chunk_build. */
+static int program(opt_chunk *x, const opt_plan *p, size_t w, int64_t n,
+                   int wh)
 {
     const int L = (int)(64 / w);
     uint16_t slot[512] = {0};
     uint8_t b[64];
-    int64_t n = 1, o[3][64];
+    int64_t o[3][64];
     int nctl = 0;
     cursor u = {.rank = p->rank, .dims = p->dims, .st = p->st};
-    for (int32_t i = 0; i < p->rank; i++)
-        n *= p->dims[i];
-    if (n * (int64_t)w > OPT_CHUNK_BYTES)
-        return 0;
     memset(u.idx, 0, sizeof u.idx);
     memset(u.off, 0, sizeof u.off);
     x->chunks = (int32_t)((n + L - 1) / L);
@@ -199,12 +223,36 @@ int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w)
         }
         for (int k = 0; k < 3; k++) {
             int at;
-            if (!window(r, b, o[k], m, k, w) ||
+            if (!(wh >> k & 1 ? whole(r, b, o[k], m, k, w,
+                                      (uint32_t)p->in_bytes[k])
+                              : window(r, b, o[k], m, k, w)) ||
                 (at = intern(x, slot, &nctl, b)) < 0)
                 return 0;
             r->ctl[k] = (uint16_t)at;
         }
     }
-    finish(x, p);
+    return 1;
+}
+
+/* Operands of at most 128 bytes that need a permute are held whole (mode
+ * 4: per chunk a control and vpermi2b, no window loaded), unless their
+ * controls, now absolute, overflow the table. */
+int opt_chunk_build(opt_chunk *x, const opt_plan *p, size_t w)
+{
+    int64_t n = 1;
+    int wh = 0;
+    for (int32_t i = 0; i < p->rank; i++)
+        n *= p->dims[i];
+    if (n * (int64_t)w > OPT_CHUNK_BYTES || !program(x, p, w, n, 0))
+        return 0;
+    finish(x, p, 0);
+    for (int k = 0; k < 3; k++)
+        wh |= (x->mode[k] && p->in_bytes[k] <= 128) << k;
+    if (wh && program(x, p, w, n, wh)) {
+        finish(x, p, wh);
+        return 1;
+    }
+    if (wh) /* the table overflowed: the windows again */
+        program(x, p, w, n, 0), finish(x, p, 0);
     return 1;
 }

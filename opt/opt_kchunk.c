@@ -3,7 +3,8 @@
  * each operand placed in the middle of a buffer or ending just before a
  * page that cannot be read (a load past its end faults), dst misaligned
  * between guard bytes, against a plain loop over the elements; every
- * width must reach windows of 17-32 bytes in mode 3 (32-byte loads).
+ * width must reach windows of 17-32 bytes in mode 3 (32-byte loads) and
+ * operands of 65-128 bytes held in registers (mode 4).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 static uint64_t seed = 0x2545f4914f6cdd1du;
 static int wide; /* programs with a 17-32 byte window in mode 3 */
+static int held; /* operands of 65-128 bytes in mode 4 */
 
 static uint64_t draw(uint64_t n) { return opt_kdraw(&seed, n); }
 
@@ -53,6 +55,8 @@ static int check(opt_chunk *x, const opt_kguard *g, size_t w, int placing)
     for (int k = 0; k < 3; k++)
         for (int32_t c = 0; x->mode[k] == 3 && c < x->chunks; c++)
             wide += x->rec[c].n0[k] > 16;
+    for (int k = 0; k < 3; k++)
+        held += x->mode[k] == 4 && x->inb[k] > 64;
     opt_kguard_fill(g, &p, &seed, placing, src);
     memset(out, POISON, sizeof out);
     memset(want, POISON, sizeof want);
@@ -85,11 +89,13 @@ int opt_kchunk_tests(int tests, int *failed)
                    tests, w * 8);
             continue;
         }
-        wide = 0;
+        wide = held = 0;
         for (int i = 0; i < 3000 && !bad; i++)
             bad |= check(&x, &g, w, i % 4 == 0);
         if (!wide) /* the 32-byte broadcast loads were not reached */
             bad = 1, fprintf(stderr, "chunk x%zu: no wide mode 3\n", w * 8);
+        if (!held) /* the operands held in registers were not reached */
+            bad = 1, fprintf(stderr, "chunk x%zu: no mode 4\n", w * 8);
         *failed += bad;
         printf("%s %d - chunk_x%zu__avx512\n", bad ? "not ok" : "ok", tests,
                w * 8);

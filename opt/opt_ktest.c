@@ -361,6 +361,43 @@ static void count_chunk(void *ctx, size_t i)
     atomic_fetch_add(&hits[i], 1);
 }
 
+/* The warm call (opt_hit.c) at ranks 1-8: a call whose dims differ from
+ * the thread's last call in one position only, through the same dims
+ * array, must miss: the same-shape call of 2^r elements runs twice (the
+ * record is armed), then dim i becomes 3 and the call must write all of
+ * its 1.5 * 2^r elements; 0 when every rank and position passes. */
+static int hit_dims(void)
+{
+    static uint8_t c[384], t[384], e[384], d[384 + GUARD];
+    const sel_broadcast b = {SEL_BROADCAST_NONE, -1, SEL_COND_BIDIRECTIONAL};
+    for (int32_t r = 1; r <= 8; r++)
+        for (int32_t i = 0; i < r; i++) {
+            int64_t dims[8];
+            sel_tensor ts[4];
+            size_t n = (size_t)3 << (r - 1);
+            for (int32_t a = 0; a < r; a++)
+                dims[a] = 2;
+            for (int k = 0; k < 4; k++)
+                ts[k].dtype = k ? SEL_DT_U8 : SEL_DT_BOOLEAN, ts[k].rank = r,
+                ts[k].dims = dims;
+            ts[0].data = c, ts[1].data = t, ts[2].data = e, ts[3].data = d;
+            for (size_t j = 0; j < n; j++)
+                c[j] = (uint8_t)(next() & 1), t[j] = (uint8_t)next(),
+                e[j] = (uint8_t)next();
+            for (int call = 0; call < 3; call++) {
+                if (call == 2)
+                    dims[i] = 3, memset(d, POISON, sizeof d);
+                if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
+                    return printf("# hit: rank %d: not SEL_OK\n", (int)r), 1;
+            }
+            for (size_t j = 0; j < sizeof d; j++)
+                if (d[j] != (j >= n ? POISON : c[j] ? t[j] : e[j]))
+                    return printf("# hit: rank %d, dim %d: byte %zu\n",
+                                  (int)r, (int)i, j), 1;
+        }
+    return 0;
+}
+
 /* opt_parallel with 1..5 threads and 1..257 chunks: each chunk once. */
 static int pool_once(void)
 {
@@ -440,7 +477,7 @@ int main(int argc, char **argv)
 
     printf("TAP version 13\n1..%d\n",
            OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * NT_FLAGS + CREP_TESTS +
-               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 2);
+               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 3);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -482,7 +519,11 @@ int main(int argc, char **argv)
     tests = opt_kvtile_tests(tests, &failed);
     tests = opt_kphase_tests(tests, &failed);
     {
-        int bad = pool_once();
+        int bad = hit_dims();
+        failed += bad;
+        printf("%s %d - hit: a call with one dim changed misses, ranks 1-8\n",
+               bad ? "not ok" : "ok", ++tests);
+        bad = pool_once();
         failed += bad;
         printf("%s %d - pool: each chunk once, 1..5 threads\n",
                bad ? "not ok" : "ok", ++tests);

@@ -340,13 +340,18 @@ static _Thread_local opt_chunk prog;
  * estimate is over 30 per chunk and 150 (fewer chunks: the walk is as
  * fast) and its rows are under 128 bytes (a row kernel's pass over 128
  * bytes and more beats the shuffles); the blocks up to 180 chunks (past
- * that, the blocks' kernels catch up); never the tiles (as fast) nor a
- * cond of one byte (pin: a copy or fill either way). */
+ * that, the blocks' kernels catch up); never the tiles (as fast).  A
+ * cond of one byte (pin) picks then or else whole: chunks only for rows
+ * under 32 bytes (longer ones are a copy or fill each) and up to 40
+ * chunks (the path it takes costs about 50 ns more per call, then copies
+ * faster: 1:145x1x2:145x1 bf16 pdpd 68 -> 33 ns as 10 chunks, but
+ * _:402x2:1x2 f64, 101 chunks, 124 -> 136). */
 static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
 {
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
     return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
-           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt && pin != 1 &&
+           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
+           (pin != 1 || (m->x.n0 * (int64_t)w < 32 && chunks <= 40)) &&
            (m->use ? m->x.est > 30 * chunks + 150 &&
                          m->x.n0 * (int64_t)w < 128
                    : chunks <= 180);
