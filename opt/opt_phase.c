@@ -207,21 +207,27 @@ static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
     o->base = scr;
 }
 
-/* The wrap loop's registers: an operand whose period of raw elements
- * divides m vectors (lanes a power of 2: m = raw without the factors of
- * 2 it shares with lanes) of 1-4 is read once per call into m registers
- * instead of once per vector; of m = 1-4, the one that holds the most
- * wrapped operands (scalars are held at any m).  None: m = 0. */
-static void regs(phase *x)
+/* How many vectors operand k's period of raw elements divides (lanes a
+ * power of 2: raw without the factors of 2 it shares with the lanes); 0
+ * when it is not a wrapped copy. */
+static int64_t vectors(const phase *x, int k)
 {
     const int sh = __builtin_ctzll(WSTEP / x->w); /* log2 of the lanes */
+    const int z = __builtin_ctzll((uint64_t)x->op[k].raw);
+    return x->op[k].mode != WIDE ? 0 : x->op[k].raw >> (z < sh ? z : sh);
+}
+
+/* The wrap loop's registers: an operand whose period divides m vectors
+ * (vectors()) of 1-4 is read once per call into m registers instead of
+ * once per vector; of m = 1-4, the one that holds the most wrapped
+ * operands (scalars are held at any m).  None: m = 0. */
+static void regs(phase *x)
+{
     int64_t mk[3];
     int best = 0;
     x->m = 0, x->reg = 0;
-    for (int k = 0; k < 3; k++) {
-        const int z = __builtin_ctzll((uint64_t)x->op[k].raw);
-        mk[k] = x->op[k].mode != WIDE ? 0 : x->op[k].raw >> (z < sh ? z : sh);
-    }
+    for (int k = 0; k < 3; k++)
+        mk[k] = vectors(x, k);
     for (int m = 1; m <= 4; m++) { /* mk divides m: no division */
         int n = 0, bits = 0;
         for (int k = 0; k < 3; k++) {
@@ -308,7 +314,9 @@ static int64_t run_len(size_t bytes, size_t w)
  * at widths 1-4 (16-64 cond bytes a vector, a third load) in cache loses
  * to the ptile blocks, which keep its pattern in registers: 1x2:1583x2:2
  * f32 pdpd 0.39 there, 0.35 here; 1x1x16:391x96x16:391x96x16 i8 0.97,
- * 0.93. */
+ * 0.93.  Not when cond's period divides 1-4 vectors, which the wrap
+ * loop can hold in registers: 1x2:1583x2:2 0.48-0.50 in ptile, 0.65-0.66
+ * here. */
 static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
                 size_t bytes)
 {
@@ -318,6 +326,7 @@ static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
     if (p->btop < 0)
         return cost && (size_t)p->dims[p->rank - 1] * w < 2048;
     return x->op[0].mode != WIDE || w > 4 || x->nt ||
+           (vectors(x, 0) <= 4 && opt_wrap_kernel(isa, opt_width_index(w))) ||
            !opt_ptile_get(p, w, isa, x->nt);
 }
 
