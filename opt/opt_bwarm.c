@@ -14,8 +14,8 @@
 
 typedef struct warm {
     opt_plan p;
-    opt_ptile t;
-    int pt;  /* 1: t's blocks; 0: opt_block_range */
+    const opt_ptile *t; /* opt_ptile_get's (kept while the record is), or
+                         * NULL: opt_block_range */
     int isa;
     size_t w;
     int64_t n;
@@ -27,8 +27,8 @@ static void again(void *ctx, const void *c, const void *t, const void *e,
 {
     warm *const m = (warm *)ctx;
     const void *const data[3] = {c, t, e};
-    if (m->pt)
-        opt_ptile_range(&m->t, &m->p, data, (char *)d, m->w, 0, 0, m->n);
+    if (m->t)
+        opt_ptile_range(m->t, &m->p, data, (char *)d, m->w, 0, 0, m->n);
     else
         opt_block_range(&m->p, data, (char *)d, m->w, m->isa, 0, 0, m->n);
 }
@@ -58,9 +58,7 @@ int opt_bwarm_small(const opt_plan *p, const void *const data[3], char *d,
         return 0;
     m->isa = opt_isa_active();
     t = opt_ptile_get(p, w, m->isa, 0);
-    m->p = *p, m->pt = t != NULL, m->w = w, m->n = n;
-    if (t)
-        m->t = *t;
+    m->p = *p, m->t = t, m->w = w, m->n = n;
     again(m, data[0], data[1], data[2], d);
     a->fn = again, a->ctx = m, a->n = (size_t)n;
     return 2;
