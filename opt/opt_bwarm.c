@@ -5,10 +5,11 @@
  * The long way pays per call, before any block, opt_fast_plan's memo
  * compare, opt_run's set-up and the flat walk's refusal (prepare() again),
  * and opt_ptile_get's memo compare: about 15% of a 5 Ki-element call
- * (2x13x4x1:1x2x2x13x4x6:4x2x2x1x4x6 i8).  The record keeps copies of the
- * plan and the tiles; each call remakes only range()'s operand copies.
+ * (2x13x4x1:1x2x2x13x4x6:4x2x2x1x4x6 i8).  The record keeps a copy of
+ * the plan and points at the thread's tiles (opt_ptile_get's memo, which
+ * only the long way rebuilds, after opt_hit_try has dropped the record);
+ * each call remakes only range()'s operand copies.
  */
-#include <string.h>
 
 #include "opt_bwarm.h"
 
