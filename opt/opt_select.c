@@ -3,6 +3,7 @@
  * opt_export.c holds the one exported symbol.
  */
 #include "opt.h"
+#include "opt_bwarm.h"
 #include "opt_phase.h"
 #include "opt_pick.h"
 
@@ -79,12 +80,16 @@ static int small(const opt_plan *p, const sel_tensor *cond,
         st = opt_pick_small(p, cond, then_, else_, dst, w, same, &a);
     if (!st)
         st = opt_small_run(p, cond, then_, else_, dst, w, same, &a);
-    if (!st) { /* the flat walk, repeated: from the record (opt_phase.c) */
+    if (!st) { /* the flat walk, repeated: from the record (opt_phase.c);
+                  * else blocks, repeated (opt_bwarm.c) */
+        const void *const data[3] = {cond->data, then_->data, else_->data};
         opt_tuning tu;
         opt_tuning_get(&tu);
-        st = opt_phase_small(opt_fast_full(), (const void *const[3]){
-                                 cond->data, then_->data, else_->data},
-                             dst->data, w, same, &tu, &a);
+        st = opt_phase_small(opt_fast_full(), data, dst->data, w, same, &tu,
+                             &a);
+        if (!st)
+            st = opt_bwarm_small(opt_fast_full(), data, dst->data, w, same,
+                                 &tu, &a);
     }
     if (st == 2)
         opt_hit_arm(cond, then_, else_, b, dst, w, p->in_bytes, &a);
