@@ -17,6 +17,10 @@
  *                        elements (AVX-512 masks); 0: this header supplies
  *                        scalar ones and rows of at least a vector finish
  *                        with one overlapping vector instead.
+ *   OPT_HALF_STORES      optional, 1: the select and fill loops honour
+ *                        OPT_HALF (opt_kernels.h) with HT, hlo(v), hhi(v),
+ *                        hstoreu(p, h) and hsel<bits>(d, c, t, e, ts, es,
+ *                        tv, ev): one vector's elements in two halves.
  *   OPT_ROW_AHEAD        optional, bytes: the select loops honour the
  *                        OPT_AHEAD_* bits of nt (opt_kernels.h) by calling
  *   vahead(p)            (a prefetch into L1) per vector for d and each
@@ -38,6 +42,25 @@
 #ifndef OPT_ROW_AHEAD
 #define OPT_ROW_AHEAD 0
 static inline void vahead(const char *p) { (void)p; }
+#endif
+
+/* Loops in halves (OPT_HALF): where the ISA has none, the bit is masked
+ * off and these loops are never reached. */
+#if defined(OPT_HALF_STORES) && OPT_HALF_STORES
+#define VL_HSEL(bits)                                                        \
+    for (; i + lanes <= n; i += lanes)                                       \
+        hsel##bits(d + i * w, c + i, ts ? t : t + i * w, es ? e : e + i * w, \
+                   ts, es, tv, ev);
+#define VL_HFILL                                                             \
+    {                                                                        \
+        const HT lo = hlo(tv), hi = hhi(tv);                                 \
+        for (; i + lanes <= n; i += lanes)                                   \
+            hstoreu(d + i * w, lo), hstoreu(d + i * w + VBYTES / 2, hi);     \
+    }
+#else
+#define OPT_HALF_STORES 0
+#define VL_HSEL(bits)
+#define VL_HFILL
 #endif
 
 #define VL_KNAME(isa, bits, kind) OPT_KERNEL_NAME(isa, bits, kind)
@@ -206,6 +229,7 @@ static inline void vahead(const char *p) { (void)p; }
         const int ahead = OPT_ROW_AHEAD ? nt & OPT_AHEAD : 0;                \
         const int at = !ts && ahead & OPT_AHEAD_T;                           \
         const int ae = !es && ahead & OPT_AHEAD_E;                           \
+        const int half = OPT_HALF_STORES && nt & OPT_HALF;                   \
         nt &= OPT_NT;                                                        \
         if (nt && mis % w)                                                   \
             nt = 0; /* elements never meet the alignment streams need */     \
@@ -226,6 +250,8 @@ static inline void vahead(const char *p) { (void)p; }
             i = sel_ahead##bits(n, c, t, e, d, i, ts, es, tv, ev, 1, 0);     \
         } else if (ae) {                                                     \
             i = sel_ahead##bits(n, c, t, e, d, i, ts, es, tv, ev, 0, 1);     \
+        } else if (half) {                                                   \
+            VL_HSEL(bits)                                                    \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
                 vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
@@ -245,6 +271,7 @@ static inline void vahead(const char *p) { (void)p; }
         const size_t w = bits / 8, lanes = VBYTES / w;                       \
         const VT tv = vsplat##bits(t);                                       \
         size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        const int half = OPT_HALF_STORES && nt & OPT_HALF;                   \
         nt &= OPT_NT;                                                        \
         if (nt && mis % w)                                                   \
             nt = 0;                                                          \
@@ -256,6 +283,8 @@ static inline void vahead(const char *p) { (void)p; }
         if (nt) {                                                            \
             for (; i + lanes <= n; i += lanes)                               \
                 vstream(d + i * w, tv);                                      \
+        } else if (half) {                                                   \
+            VL_HFILL                                                         \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
                 vstoreu(d + i * w, tv);                                      \
