@@ -483,7 +483,7 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks,
  * tests lower them to reach the threaded and streaming paths with small
  * tensors.  Not for use while calls are in flight. */
 typedef struct opt_tuning {
-    size_t parallel_min, chunk_min, nt_min;
+    size_t parallel_min, chunk_min, nt_min, half_min; /* opt_exec.c */
 } opt_tuning;
 void opt_tuning_get(opt_tuning *t);
 void opt_tuning_set(const opt_tuning *t); /* NULL restores the defaults */

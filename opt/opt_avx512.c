@@ -21,7 +21,7 @@ typedef __m512i VT;
 
 static inline VT vzero(void) { return _mm512_setzero_si512(); }
 static inline VT vloadu(const char *p) { return _mm512_loadu_si512(p); }
-static inline void vstoreu(char *p, VT v) { _mm512_storeu_si512(p, v); }
+static inline void vstoreu(char *p, VT v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_castsi512_si256(v)); _mm256_storeu_si256((__m256i *)(void *)(p + 32), _mm512_extracti64x4_epi64(v, 1)); }
 static inline void vstream(char *p, VT v) { _mm512_stream_si512((void *)p, v); }
 /* Rows in pairs: lines of the dense streams into L1 this far ahead
  * (midaxis_f16, three alternations: 256 bytes 0.88-0.94 of the yardstick
@@ -121,6 +121,43 @@ PART(8, mask8_t, _mm512_maskz_loadu_epi8, ctest8, epi8)
 PART(16, mask16_t, cload16, ctest16, epi16)
 PART(32, mask32_t, cload32, ctest32, epi32)
 PART(64, mask64_t, cload64, ctest32, epi64)
+
+/* Rows whose output passes L2 without streams (OPT_HALF, opt_exec.c):
+ * the same select in 256-bit halves.  Any 512-bit register in the loop
+ * (the loads, the blend, or only the store) ran rows of 1344 bytes into
+ * 28 MiB of plain stores at 1.1-1.2 ms; 256-bit halves of the same mask
+ * at 0.75 (a stand-alone model; AVX2 as fast).  In L1-L3 the 512-bit
+ * loop is faster (0.29 against 0.37 ms over 15 KiB). */
+#define OPT_HALF_STORES 1
+typedef __m256i HT;
+static inline HT hlo(VT v) { return _mm512_castsi512_si256(v); }
+static inline HT hhi(VT v) { return _mm512_extracti64x4_epi64(v, 1); }
+static inline void hstoreu(char *p, HT v)
+{
+    _mm256_storeu_si256((__m256i *)(void *)p, v);
+}
+static inline HT hloadu(const char *p)
+{
+    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+}
+/* One vector's elements at d from cond at c, then at t, else at e (ts,
+ * es: the splats tv, ev), as two halves; sh: the lanes of a half. */
+#define HSEL(bits, mt, ht, sh, blend)                                         \
+    static inline __attribute__((always_inline)) void                         \
+    hsel##bits(char *d, const uint8_t *c, const char *t, const char *e,       \
+               int ts, int es, VT tv, VT ev)                                  \
+    {                                                                         \
+        const mt m = cmask##bits(c);                                          \
+        const HT t0 = ts ? hlo(tv) : hloadu(t), e0 = es ? hlo(ev) : hloadu(e); \
+        const HT t1 = ts ? hlo(tv) : hloadu(t + 32);                          \
+        const HT e1 = es ? hlo(ev) : hloadu(e + 32);                          \
+        hstoreu(d, _mm256_mask_blend_##blend((ht)m, e0, t0));                 \
+        hstoreu(d + 32, _mm256_mask_blend_##blend((ht)(m >> sh), e1, t1));    \
+    }
+HSEL(8, mask8_t, __mmask32, 32, epi8)
+HSEL(16, mask16_t, __mmask16, 16, epi16)
+HSEL(32, mask32_t, __mmask8, 8, epi32)
+HSEL(64, mask64_t, __mmask8, 4, epi64)
 
 #define OPT_WRAP_LOOP 1 /* the flat walk's wrap loop (opt_wrap.h) */
 #include "opt_vloop.h"

@@ -22,8 +22,13 @@
  * the last-level cache (nt_min defaults to the LLC size). */
 #define PARALLEL_MIN_DEFAULT ((size_t)4 << 20)
 #define CHUNK_MIN_DEFAULT ((size_t)256 << 10)
+/* Rows with more output than this and no streams: the kernels' loops in
+ * 256-bit halves (OPT_HALF, opt_avx512.c: 4x168:4x168:Nx1x1 i64, 0.67 ->
+ * 0.90 of the yardstick at 28 MiB, 0.76 -> 0.93 at 16, 1.09 -> 0.89 at
+ * 4 (512-bit stores win there), about even at 12). */
+#define HALF_MIN_DEFAULT ((size_t)12 << 20)
 
-static atomic_size_t parallel_min, chunk_min, nt_min;
+static atomic_size_t parallel_min, chunk_min, nt_min, half_min;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* The largest cache level Linux lists in sysfs ("32768K"); glibc's
@@ -55,6 +60,7 @@ static void store(const opt_tuning *t)
     atomic_store(&parallel_min, t ? t->parallel_min : PARALLEL_MIN_DEFAULT);
     atomic_store(&chunk_min, t ? t->chunk_min : CHUNK_MIN_DEFAULT);
     atomic_store(&nt_min, t ? t->nt_min : llc_bytes());
+    atomic_store(&half_min, t ? t->half_min : HALF_MIN_DEFAULT);
 }
 
 static atomic_int ready; /* 1 once defaults ran: skips pthread_once */
@@ -84,6 +90,7 @@ void opt_tuning_get(opt_tuning *t)
     t->parallel_min = atomic_load_explicit(&parallel_min, memory_order_relaxed);
     t->chunk_min = atomic_load_explicit(&chunk_min, memory_order_relaxed);
     t->nt_min = atomic_load_explicit(&nt_min, memory_order_relaxed);
+    t->half_min = atomic_load_explicit(&half_min, memory_order_relaxed);
 }
 
 typedef struct run {
@@ -100,6 +107,7 @@ typedef struct run {
     int seg;      /* the whole call, rows in segments (opt_rows.c) */
     int edge;     /* streams, rows ending inside a line: edge_row */
     int ahead_rows; /* row copies request the next row (AHEAD_MIN) */
+    int half;     /* OPT_HALF for the row kernels, past half_min */
     int64_t count, chunk;
 } run;
 
@@ -245,7 +253,8 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
         if (x->edge)
             edge_row(x, len, cur, j, x->d + (size_t)pos * x->w, next, &g);
         else
-            row(x, len, cur, j, x->d + (size_t)pos * x->w, next, x->nt);
+            row(x, len, cur, j, x->d + (size_t)pos * x->w, next,
+                x->nt | x->half);
         pos += len;
         j = 0;
     }
@@ -336,7 +345,7 @@ static void pair_rows(const run *x, int64_t r, int64_t g, int64_t s)
                     x->t + (size_t)(off[1] + h * p->st[1][a]) * x->w,
                     x->e + (size_t)(off[2] + h * p->st[2][a]) * x->w,
                     x->d + (size_t)((r + h * s + u) * n) * x->w,
-                    x->nt | x->ahead);
+                    x->nt | x->ahead | x->half);
         opt_odometer(p, idx, off, in - 1, a); /* the next step below a */
     }
 }
@@ -461,6 +470,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;
     x.line = x.edge ? opt_kernel(isa, 0, OPT_K_copy) : NULL;
     x.ahead_rows = p->footprint > AHEAD_MIN;
+    x.half = !x.nt && bytes > tu.half_min ? OPT_HALF : 0;
     threads = bytes >= tu.parallel_min ? opt_threads() : 1;
     x.chunk = chunk_len(bytes, w, threads, tu.chunk_min);
     /* Operands dense or periodic in the flat index: one flat walk. */
@@ -477,7 +487,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             (x.pair >= 0 || bytes < tu.parallel_min);
     if (threads <= 1) {
         if (p->rank == 1 && x.kern) { /* one row: straight to the kernel */
-            x.kern((size_t)x.count, x.c, x.t, x.e, x.d, x.nt);
+            x.kern((size_t)x.count, x.c, x.t, x.e, x.d, x.nt | x.half);
             if (x.nt)
                 opt_fence();
         } else

@@ -39,6 +39,9 @@ typedef void opt_kernel_fn(size_t n, const uint8_t *c, const void *t,
 #define OPT_AHEAD_T 2
 #define OPT_AHEAD_E 4
 #define OPT_AHEAD (OPT_AHEAD_T | OPT_AHEAD_E)
+/* Regular stores past L2 (opt_exec.c): a select or fill kernel whose ISA
+ * defines OPT_HALF_STORES (AVX-512) runs its loop in 256-bit halves. */
+#define OPT_HALF 8
 
 /* An element's bits from any address (no alignment is promised), for
  * the splats of the ISA files. */

@@ -449,9 +449,11 @@ static int pool_fork(void)
 }
 #endif
 
-/* The kernels' last argument: regular stores, streams, and the requests
- * ahead that rows in pairs ask for (opt_kernels.h; a loop of its own). */
-static const int nt_flags[] = {0, OPT_NT, OPT_AHEAD_T, OPT_AHEAD_E};
+/* The kernels' last argument: regular stores, streams, the requests
+ * ahead that rows in pairs ask for, and the loops in halves of large
+ * calls (opt_kernels.h; each a loop of its own). */
+static const int nt_flags[] = {0, OPT_NT, OPT_AHEAD_T, OPT_AHEAD_E,
+                               OPT_HALF};
 #define NT_FLAGS (int)(sizeof nt_flags / sizeof nt_flags[0])
 
 int main(int argc, char **argv)

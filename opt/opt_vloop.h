@@ -17,6 +17,10 @@
  *                        elements (AVX-512 masks); 0: this header supplies
  *                        scalar ones and rows of at least a vector finish
  *                        with one overlapping vector instead.
+ *   OPT_HALF_STORES      optional, 1: the select and fill loops honour
+ *                        OPT_HALF (opt_kernels.h) with HT, hlo(v), hhi(v),
+ *                        hstoreu(p, h) and hsel<bits>(d, c, t, e, ts, es,
+ *                        tv, ev): one vector's elements in two halves.
  *   OPT_ROW_AHEAD        optional, bytes: the select loops honour the
  *                        OPT_AHEAD_* bits of nt (opt_kernels.h) by calling
  *   vahead(p)            (a prefetch into L1) per vector for d and each
@@ -38,6 +42,77 @@
 #ifndef OPT_ROW_AHEAD
 #define OPT_ROW_AHEAD 0
 static inline void vahead(const char *p) { (void)p; }
+#endif
+
+/* Loops in halves (OPT_HALF): where the ISA has none, the bit is masked
+ * off and these loops are never reached. */
+#if defined(OPT_HALF_STORES) && OPT_HALF_STORES
+/* A whole row in halves, out of line (hrow<bits>), taken by the kernels'
+ * entry: with the branch inside sel<bits>, the kernels' code moved and
+ * call_64_f32 went 0.96-0.98 -> 0.85-0.88 of the yardstick. */
+#define VL_HROW(bits)                                                        \
+    VL_ALWAYS void hfull##bits(size_t n, const uint8_t *c, const char *t,    \
+                               const char *e, char *d, const int ts,       \
+                               const int es)                               \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        const VT tv = ts ? vsplat##bits(t) : vzero();                        \
+        const VT ev = es ? vsplat##bits(e) : vzero();                        \
+        size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        if (mis && mis % w == 0 && n >= 4 * lanes) { /* as sel<bits> */     \
+            i = (VBYTES - mis) / w;                                          \
+            part##bits(i, c, t, e, d, ts, es, tv, ev);                       \
+        }                                                                    \
+        for (; i + lanes <= n; i += lanes)                                   \
+            hsel##bits(d + i * w, c + i, ts ? t : t + i * w,                 \
+                       es ? e : e + i * w, ts, es, tv, ev);                  \
+        if (i < n)                                                           \
+            part##bits(n - i, c + i, ts ? t : t + i * w,                     \
+                       es ? e : e + i * w, d + i * w, ts, es, tv, ev);       \
+    }                                                                        \
+    static __attribute__((noinline)) void hrow##bits(                        \
+        size_t n, const uint8_t *c, const char *t, const char *e, char *d,  \
+        int ts, int es)                                                      \
+    {                                                                        \
+        if (ts)                                                              \
+            es ? hfull##bits(n, c, t, e, d, 1, 1)                            \
+               : hfull##bits(n, c, t, e, d, 1, 0);                           \
+        else                                                                 \
+            es ? hfull##bits(n, c, t, e, d, 0, 1)                            \
+               : hfull##bits(n, c, t, e, d, 0, 0);                           \
+    }
+/* The kernels' entry: halves only when nothing else is asked (OPT_NT,
+ * OPT_AHEAD_* keep their loops). */
+#define VL_HALF(bits, ts, es)                                                \
+    if (__builtin_expect((nt & (OPT_HALF | OPT_NT | OPT_AHEAD)) == OPT_HALF, 0)) { \
+        hrow##bits(n, c, (const char *)t, (const char *)e, (char *)d, ts,   \
+                   es);                                                      \
+        return;                                                              \
+    }
+#define VL_KLOOP(bits, name, ts, es)                                         \
+    static __attribute__((noinline)) void name##bits(                        \
+        size_t n, const uint8_t *c, const char *t, const char *e, char *d,  \
+        int nt)                                                              \
+    {                                                                        \
+        sel##bits(n, c, t, e, d, ts, es, nt);                                \
+    }
+#define VL_HFILL                                                             \
+    {                                                                        \
+        const HT lo = hlo(tv), hi = hhi(tv);                                 \
+        for (; i + lanes <= n; i += lanes)                                   \
+            hstoreu(d + i * w, lo), hstoreu(d + i * w + VBYTES / 2, hi);     \
+    }
+#else
+#define OPT_HALF_STORES 0
+#define VL_HROW(bits)
+#define VL_HALF(bits, ts, es)
+#define VL_KLOOP(bits, name, ts, es)                                         \
+    VL_ALWAYS void name##bits(size_t n, const uint8_t *c, const char *t,     \
+                              const char *e, char *d, int nt)              \
+    {                                                                        \
+        sel##bits(n, c, t, e, d, ts, es, nt);                                \
+    }
+#define VL_HFILL
 #endif
 
 #define VL_KNAME(isa, bits, kind) OPT_KERNEL_NAME(isa, bits, kind)
@@ -164,6 +239,7 @@ static inline void vahead(const char *p) { (void)p; }
 #define VL_WIDTH(bits)                                                       \
     VL_PARTS(bits)                                                           \
     VL_WRAP(bits)                                                            \
+    VL_HROW(bits)                                                            \
     VL_ALWAYS VT step##bits(const uint8_t *c, const char *t, const char *e,  \
                             size_t i, int ts, int es, VT tv, VT ev)          \
     {                                                                        \
@@ -245,6 +321,7 @@ static inline void vahead(const char *p) { (void)p; }
         const size_t w = bits / 8, lanes = VBYTES / w;                       \
         const VT tv = vsplat##bits(t);                                       \
         size_t i = 0, mis = (uintptr_t)d % VBYTES;                           \
+        const int half = OPT_HALF_STORES && nt & OPT_HALF;                   \
         nt &= OPT_NT;                                                        \
         if (nt && mis % w)                                                   \
             nt = 0;                                                          \
@@ -256,6 +333,8 @@ static inline void vahead(const char *p) { (void)p; }
         if (nt) {                                                            \
             for (; i + lanes <= n; i += lanes)                               \
                 vstream(d + i * w, tv);                                      \
+        } else if (half) {                                                   \
+            VL_HFILL                                                         \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
                 vstoreu(d + i * w, tv);                                      \
@@ -268,33 +347,40 @@ static inline void vahead(const char *p) { (void)p; }
         }                                                                    \
         partfill##bits(n - i, t, d + i * w, tv);                             \
     }                                                                        \
+    /* The loops out of line when halves exist: the kernels' entry then \
+     * tail-calls one or the other (inlined beside the call to hrow, the  \
+     * stack was realigned on every call: call_64_f32 0.98 -> 0.85). */    \
+    VL_KLOOP(bits, kvvv, 0, 0)                                               \
+    VL_KLOOP(bits, kvsv, 1, 0)                                               \
+    VL_KLOOP(bits, kvvs, 0, 1)                                               \
+    VL_KLOOP(bits, kvss, 1, 1)                                               \
     void VL_KNAME(OPT_ISA, bits, vvv)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
-        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 0, 0,   \
-                  nt);                                                       \
+        VL_HALF(bits, 0, 0)                                                \
+        kvvv##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, vsv)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
-        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 1, 0,   \
-                  nt);                                                       \
+        VL_HALF(bits, 1, 0)                                                \
+        kvsv##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, vvs)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
-        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 0, 1,   \
-                  nt);                                                       \
+        VL_HALF(bits, 0, 1)                                                \
+        kvvs##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, vss)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
-        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 1, 1,   \
-                  nt);                                                       \
+        VL_HALF(bits, 1, 1)                                                \
+        kvss##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, fill)(size_t n, const uint8_t *c,           \
                                        const void *t, const void *e,         \

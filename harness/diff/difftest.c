@@ -133,7 +133,8 @@ static void call(const sel_impl *impl, const tcase *c, world *w, result *res)
 
 static void tune(int which)
 {
-    opt_tuning t = {0, 0, which == 1 ? 0 : SIZE_MAX};
+    /* half_min 0: without streams (2), every row kernel in halves */
+    opt_tuning t = {0, 0, which == 1 ? 0 : SIZE_MAX, 0};
     opt_tuning_set(which ? &t : NULL);
 }
 

@@ -314,7 +314,8 @@ static void restore(fz *c)
 
 static void set_opt_config(fz *c)
 {
-    opt_tuning tu = {0, c->cfg & 64 ? 1024 : 0, c->cfg & 32 ? 0 : SIZE_MAX};
+    opt_tuning tu = {0, c->cfg & 64 ? 1024 : 0, c->cfg & 32 ? 0 : SIZE_MAX,
+                     0}; /* half_min 0: rows in halves (OPT_HALF) */
 
     for (c->isa = (int)(c->cfg & 3); c->isa > 0; c->isa--)
         if (c->isa < OPT_ISA_COUNT && opt_isa_supported(c->isa))
