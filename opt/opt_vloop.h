@@ -72,29 +72,24 @@ static inline void vahead(const char *p) { (void)p; }
     }                                                                        \
     static __attribute__((noinline)) void hrow##bits(                        \
         size_t n, const uint8_t *c, const char *t, const char *e, char *d,  \
-        int ts, int es)                                                      \
+        int tse)                                                             \
     {                                                                        \
-        if (ts)                                                              \
-            es ? hfull##bits(n, c, t, e, d, 1, 1)                            \
-               : hfull##bits(n, c, t, e, d, 1, 0);                           \
+        if (tse & 1)                                                         \
+            tse & 2 ? hfull##bits(n, c, t, e, d, 1, 1)                       \
+                    : hfull##bits(n, c, t, e, d, 1, 0);                      \
         else                                                                 \
-            es ? hfull##bits(n, c, t, e, d, 0, 1)                            \
-               : hfull##bits(n, c, t, e, d, 0, 0);                           \
+            tse & 2 ? hfull##bits(n, c, t, e, d, 0, 1)                       \
+                    : hfull##bits(n, c, t, e, d, 0, 0);                      \
     }
 /* The kernels' entry: halves only when nothing else is asked (OPT_NT,
- * OPT_AHEAD_* keep their loops). */
+ * OPT_AHEAD_* keep their loops).  hrow takes six arguments, so this is a
+ * jump: with a seventh on the stack it was a call, and the kernels then
+ * set up a frame on every call (call_64_f32 16.1 -> 16.8-17.7 ns). */
 #define VL_HALF(bits, ts, es)                                                \
     if (__builtin_expect((nt & (OPT_HALF | OPT_NT | OPT_AHEAD)) == OPT_HALF, 0)) { \
-        hrow##bits(n, c, (const char *)t, (const char *)e, (char *)d, ts,   \
-                   es);                                                      \
+        hrow##bits(n, c, (const char *)t, (const char *)e, (char *)d,       \
+                   (ts) | (es) << 1);                                        \
         return;                                                              \
-    }
-#define VL_KLOOP(bits, name, ts, es)                                         \
-    static __attribute__((noinline)) void name##bits(                        \
-        size_t n, const uint8_t *c, const char *t, const char *e, char *d,  \
-        int nt)                                                              \
-    {                                                                        \
-        sel##bits(n, c, t, e, d, ts, es, nt);                                \
     }
 #define VL_HFILL                                                             \
     {                                                                        \
@@ -106,12 +101,6 @@ static inline void vahead(const char *p) { (void)p; }
 #define OPT_HALF_STORES 0
 #define VL_HROW(bits)
 #define VL_HALF(bits, ts, es)
-#define VL_KLOOP(bits, name, ts, es)                                         \
-    VL_ALWAYS void name##bits(size_t n, const uint8_t *c, const char *t,     \
-                              const char *e, char *d, int nt)              \
-    {                                                                        \
-        sel##bits(n, c, t, e, d, ts, es, nt);                                \
-    }
 #define VL_HFILL
 #endif
 
@@ -347,40 +336,37 @@ static inline void vahead(const char *p) { (void)p; }
         }                                                                    \
         partfill##bits(n - i, t, d + i * w, tv);                             \
     }                                                                        \
-    /* The loops out of line when halves exist: the kernels' entry then \
-     * tail-calls one or the other (inlined beside the call to hrow, the  \
-     * stack was realigned on every call: call_64_f32 0.98 -> 0.85). */    \
-    VL_KLOOP(bits, kvvv, 0, 0)                                               \
-    VL_KLOOP(bits, kvsv, 1, 0)                                               \
-    VL_KLOOP(bits, kvvs, 0, 1)                                               \
-    VL_KLOOP(bits, kvss, 1, 1)                                               \
     void VL_KNAME(OPT_ISA, bits, vvv)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
         VL_HALF(bits, 0, 0)                                                \
-        kvvv##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 0, 0,   \
+                  nt);                                                       \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, vsv)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
         VL_HALF(bits, 1, 0)                                                \
-        kvsv##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 1, 0,   \
+                  nt);                                                       \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, vvs)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
         VL_HALF(bits, 0, 1)                                                \
-        kvvs##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 0, 1,   \
+                  nt);                                                       \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, vss)(size_t n, const uint8_t *c,            \
                                       const void *t, const void *e, void *d, \
                                       int nt)                                \
     {                                                                        \
         VL_HALF(bits, 1, 1)                                                \
-        kvss##bits(n, c, (const char *)t, (const char *)e, (char *)d, nt);    \
+        sel##bits(n, c, (const char *)t, (const char *)e, (char *)d, 1, 1,   \
+                  nt);                                                       \
     }                                                                        \
     void VL_KNAME(OPT_ISA, bits, fill)(size_t n, const uint8_t *c,           \
                                        const void *t, const void *e,         \
