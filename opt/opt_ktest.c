@@ -361,6 +361,40 @@ static void count_chunk(void *ctx, size_t i)
     atomic_fetch_add(&hits[i], 1);
 }
 
+/* The small walk is kept for the thread's previous plan: a one-byte-cond
+ * plan that the picks ran first must not find an older plan's walk (an
+ * i64 walk ran on i8 buffers: it read and wrote past them). */
+static int walk_after_pick(void)
+{
+    static const int64_t big[4] = {5, 3, 4, 5}, row[2] = {1, 3};
+    static uint8_t c[300], t[2400], e[24], d[2400 + GUARD];
+    const sel_broadcast b = {SEL_BROADCAST_PDPD, 0, 0};
+    static const struct { int32_t dt, crank; uint8_t cv; } seq[] = {
+        {SEL_DT_I64, 4, 1}, {SEL_DT_I64, 4, 1}, /* the walk, 8 bytes */
+        {SEL_DT_I8, 0, 1}, {SEL_DT_I8, 0, 0}, {SEL_DT_I8, 0, 0}};
+    for (size_t k = 0; k < sizeof seq / sizeof seq[0]; k++) {
+        const size_t w = seq[k].dt == SEL_DT_I64 ? 8 : 1;
+        sel_tensor ts[4] = {{SEL_DT_BOOLEAN, seq[k].crank, big, c},
+                            {seq[k].dt, 4, big, t},
+                            {seq[k].dt, 2, row, e},
+                            {seq[k].dt, 4, big, d}};
+        memset(c, seq[k].cv, sizeof c), memset(d, POISON, sizeof d);
+        for (size_t j = 0; j < sizeof t; j++)
+            t[j] = (uint8_t)next();
+        for (size_t j = 0; j < sizeof e; j++)
+            e[j] = (uint8_t)next();
+        if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
+            return printf("# walk after pick: call %zu not SEL_OK\n", k), 1;
+        for (size_t j = 0; j < sizeof d; j++)
+            if (d[j] != (j >= 300 * w ? POISON
+                         : seq[k].cv ? t[j]
+                                     : e[j / w / 20 % 3 * w + j % w]))
+                return printf("# walk after pick: call %zu byte %zu\n", k,
+                              j), 1;
+    }
+    return 0;
+}
+
 /* The warm call (opt_hit.c) at ranks 1-8: a call whose dims differ from
  * the thread's last call in one position only, through the same dims
  * array, must miss: the same-shape call of 2^r elements runs twice (the
@@ -479,7 +513,7 @@ int main(int argc, char **argv)
 
     printf("TAP version 13\n1..%d\n",
            OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * NT_FLAGS + CREP_TESTS +
-               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 3);
+               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 4);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -524,6 +558,10 @@ int main(int argc, char **argv)
         int bad = hit_dims();
         failed += bad;
         printf("%s %d - hit: a call with one dim changed misses, ranks 1-8\n",
+               bad ? "not ok" : "ok", ++tests);
+        bad = walk_after_pick();
+        failed += bad;
+        printf("%s %d - small walk: not reused after the picks ran a newer plan\n",
                bad ? "not ok" : "ok", ++tests);
         bad = pool_once();
         failed += bad;

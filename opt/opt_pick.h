@@ -15,4 +15,10 @@ int opt_pick_small(const opt_plan *p, const sel_tensor *cond,
                    const sel_tensor *then_, const sel_tensor *else_,
                    sel_tensor *dst, size_t w, int same, opt_hit_act *a);
 
+/* Drops opt_small_run's walk (opt_small.c): it is kept for "the thread's
+ * previous plan", and a plan run by another path before it (the picks)
+ * must not find the walk of an older one (a same call of a one-byte-cond
+ * plan after an i64 walk ran the i64 walk on i8 buffers). */
+void opt_small_forget(void);
+
 #endif

@@ -76,8 +76,9 @@ static int small(const opt_plan *p, const sel_tensor *cond,
     int st = 0;
     /* cond one byte: a copy or fill of one input (rank 1 up to
      * OPT_SMALL_MAX: opt_small_run's one row) */
-    if (p->in_bytes[0] == 1 && (p->rank > 1 || p->dims[0] > OPT_SMALL_MAX))
-        st = opt_pick_small(p, cond, then_, else_, dst, w, same, &a);
+    if (p->in_bytes[0] == 1 && (p->rank > 1 || p->dims[0] > OPT_SMALL_MAX) &&
+        (st = opt_pick_small(p, cond, then_, else_, dst, w, same, &a)))
+        opt_small_forget(); /* its walk is of an older plan now */
     if (!st)
         st = opt_small_run(p, cond, then_, else_, dst, w, same, &a);
     if (!st) { /* the flat walk, repeated: from the record (opt_phase.c);

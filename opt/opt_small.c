@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "opt.h"
+#include "opt_pick.h"
 
 _Static_assert(OPT_VTILE_MAX <= OPT_SMALL_MAX, /* build()'s early exit */
                "the tiles take no output the walk would not");
@@ -331,6 +332,11 @@ typedef struct wcache {
     const opt_plan *p; /* the plan the tiles run (the memo's) */
 } wcache;
 static _Thread_local wcache last;
+
+void opt_small_forget(void)
+{
+    last.ok = 0;
+}
 /* Built on the second call with the same plan: a call seen once pays
  * nothing for it. */
 static _Thread_local opt_chunk prog;
