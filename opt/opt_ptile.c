@@ -378,23 +378,13 @@ static int overlaps(const opt_plan *p, const void *const data[3],
  * OPT_STAGE_PIECE bytes into a stage in L1 (opt_stage.c), whole lines
  * streamed out of it.  Streamed in place, such blocks would store each
  * line in parts; run with plain stores, they read every line of dst
- * first (61:207x4x1114x1:1x4x1114x61 i8: 0.10).
- *
- * The stage lies, modulo 4096, just past the tiles *t (the thread's memo,
- * which the block loop reads at each call and run): over t's first bytes
- * modulo 4096, stage stores queued behind the streamed lines held those
- * loads (4K aliasing) and the blocks waited for the streams instead of
- * overlapping them.  61:207x4x1114x1:1x4x1114x61 i8 with the stage at t +
- * 2560-3584 mod 4096: 0.38-0.41, at t + 320-1408: 0.81-0.91; the stack's
- * offset, random per process, made the staged shapes swing 0.2-0.8. */
-_Static_assert(sizeof(opt_ptile) + OPT_STAGE_BYTES + OPT_STAGE_SLACK <= 4096,
-               "the stage and the tiles share no byte modulo 4096");
+ * first (61:207x4x1114x1:1x4x1114x61 i8: 0.10).  The stage lies modulo
+ * 4096 past the tiles, which the block loop reads (opt_stage_place). */
 static __attribute__((noinline)) void
 staged(const opt_ptile *t, opt_ptile_job *j, char *d, int64_t cur, int64_t b1)
 {
-    _Alignas(64) char raw[4096 + OPT_STAGE_BYTES + OPT_STAGE_SLACK];
-    char *const buf =
-        raw + ((uintptr_t)(t + 1) + 63 - (uintptr_t)raw) % 4096 / 64 * 64;
+    _Alignas(64) char raw[OPT_STAGE_RAW];
+    char *const buf = opt_stage_place(raw, t, sizeof *t);
     const int64_t per = OPT_STAGE_PIECE / (int64_t)t->bbytes;
     opt_stage s;
     int64_t len;

@@ -18,6 +18,15 @@
  * blocks' spill and whole last chunks): the buffer has room for them. */
 #define OPT_STAGE_SLACK 256
 
+/* Bytes of a buffer that opt_stage_place() puts a stage in. */
+#define OPT_STAGE_RAW (4096 + OPT_STAGE_BYTES + OPT_STAGE_SLACK)
+
+/* Where in raw (OPT_STAGE_RAW bytes, 64-byte aligned) a stage shares no
+ * address bits 0-11 with the n bytes at keep (n <= 4096 - OPT_STAGE_BYTES
+ * - OPT_STAGE_SLACK), which the writer reads while the stage's lines
+ * stream: just past them modulo 4096 (opt_stage.c says why). */
+char *opt_stage_place(char *raw, const void *keep, size_t n);
+
 /* Output bytes [a, b) (addresses in dst) are held in buf, whose byte 0
  * stands for the line at a0 (a0 <= a, a line boundary): buf and dst agree
  * modulo 64, so a kernel writing into buf meets the same alignment. */
