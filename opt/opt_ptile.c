@@ -181,13 +181,13 @@ static int score(int64_t n, int64_t r, size_t B, int nt)
     /* The chunks a pass takes over the fewest it could (a partial last
      * chunk costs a whole one, like a wasted row): 11x8x1x3:...:5x5x3x18x
      * 11x1x1x1 f16 took 4 blocks of 144 bytes (12 chunks) for a pass of
-     * 528 bytes, not 3 of 192 (9), at the same waste.  Not under
-     * streams, where spill blocks go through the stage:
-     * 1x221x154x7x1:108x1x154x7x1:1x221x154x1x1 i32 took 252-byte spill
-     * blocks for 196-byte ones, 0.50 -> 0.40. */
+     * 528 bytes, not 3 of 192 (9), at the same waste.  Staged blocks too
+     * (2x1x1x75x1x57:1x1x10x75x211x1:2x1x10x75x1x57 f64: 232 bytes with a
+     * spill for 152, 0.40 -> 0.69; 1x221x154x7x1:... i32 252 for 196,
+     * 0.42-0.61 -> 0.80-0.84 in one A/B, equal in another). */
     const double used = (double)(n * rb) / (double)(nb * nch * 64);
     return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
-           (int)((nt ? waste : 1.0 - used) * 400);
+           (int)((1.0 - used) * 400);
 }
 
 /* Candidate blocks, best first (score); tries them until one fits its
