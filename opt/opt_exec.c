@@ -445,7 +445,15 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
 
     opt_tuning_get(&tu);
     if (p->kind < 0 && cond_everywhere(p)) {
-        opt_plan_pick(p, *(const uint8_t *)cond->data ? 1 : 2, w, &picked);
+        const int k = *(const uint8_t *)cond->data ? 1 : 2;
+        opt_plan_pick(p, k, w, &picked);
+        /* Both inputs are the picked one (strides and bytes too): ptile's
+         * blocks read either (opt_block.c reads only the picked one). */
+        picked.in_bytes[3 - k] = picked.in_bytes[k];
+        if (k == 1)
+            else_ = then_;
+        else
+            then_ = else_;
         p = &picked;
     }
     x.p = p;
@@ -478,8 +486,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
                                       x.e}, x.d, w, isa, x.nt, threads,
                                       x.chunk))
         return SEL_OK;
-    x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa, x.nt)
-                                        : NULL;
+    x.pt = p->btop >= 0 ? opt_ptile_get(p, w, isa, x.nt) : NULL;
 
     /* Segments on one thread: alone only under the thread threshold (past
      * L2 a model was mixed), inside pairs at any size (opt_rows.c). */
