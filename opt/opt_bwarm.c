@@ -13,6 +13,7 @@
  */
 
 #include "opt_bwarm.h"
+#include "opt_pick.h"
 
 typedef struct warm {
     opt_plan p;
@@ -60,22 +61,6 @@ static void again(void *ctx, const void *c, const void *t, const void *e,
         opt_block_range(&m->p, data, (char *)d, m->w, m->isa, 0, 0, m->n);
 }
 
-/* opt_run picks one input for the whole call from cond's byte then. */
-static int cond_everywhere(const opt_plan *p)
-{
-    for (int32_t i = 0; i < p->rank - 1; i++)
-        if (p->st[0][i])
-            return 0;
-    return 1;
-}
-
-/* opt_run's pick of input k (opt_exec.c): both inputs read as that one. */
-static void pick(const opt_plan *p, int k, size_t w, opt_plan *q)
-{
-    opt_plan_pick(p, k, w, q);
-    q->in_bytes[3 - k] = q->in_bytes[k];
-}
-
 /* A one-byte cond (opt_pick.c leaves picks that are not one row to the
  * blocks): both picks planned once, the record reads the byte on every
  * call (_:2x5x4x3x1x2x1:2x1x4x3x3x2x4 i32 paid opt_pick_small's two
@@ -84,8 +69,8 @@ static void pick(const opt_plan *p, int k, size_t w, opt_plan *q)
 static int picks(warm *m, const opt_plan *p, const void *c, size_t w)
 {
     m->pick = *(const uint8_t *)c ? 1 : 2;
-    pick(p, m->pick, w, &m->p);
-    pick(p, 3 - m->pick, w, &m->other);
+    opt_plan_pick(p, m->pick, w, &m->p);
+    opt_plan_pick(p, 3 - m->pick, w, &m->other);
     return m->p.btop >= 0;
 }
 
@@ -102,7 +87,7 @@ int opt_bwarm_small(const opt_plan *p, const void *const data[3], char *d,
     if ((size_t)n * w >= tu->parallel_min)
         return 0;
     m->pick = 0, m->p = *p;
-    if (p->kind < 0 && cond_everywhere(p) ? !picks(m, p, data[0], w)
+    if (p->kind < 0 && opt_cond_everywhere(p) ? !picks(m, p, data[0], w)
                                           : p->btop < 0)
         return 0;
     m->isa = opt_isa_active();

@@ -14,6 +14,7 @@
 
 #include "opt.h"
 #include "opt_phase.h"
+#include "opt_pick.h"
 #include "opt_rows.h"
 
 /* Defaults, measured on the development machine (opt/README.md): below
@@ -387,6 +388,10 @@ static void run_range(const run *x, int64_t begin, int64_t end)
         opt_run_segs(x->p, x->kern, x->c, x->t, x->e, x->d, x->w, x->pair);
     else if (x->pair >= 0)
         run_pairs(x, begin, end);
+    else if (!x->kern && !x->edge && !x->ahead_rows &&
+             (size_t)x->p->dims[x->p->rank - 1] * x->w <= OPT_PICK_ROW)
+        opt_pick_rows(x->p, x->c, x->t, x->e, x->d, x->w, x->copy, x->fill,
+                      x->nt | x->half, begin, end);
     else
         run_rows(x, begin, end);
     if (x->nt)
@@ -424,15 +429,6 @@ static void run_chunk(void *ctx, size_t i)
     walk(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
 }
 
-/* cond's one byte decides the whole call: its strides are 0 on every axis. */
-static int cond_everywhere(const opt_plan *p)
-{
-    for (int32_t i = 0; i < p->rank - 1; i++)
-        if (p->st[0][i])
-            return 0;
-    return 1;
-}
-
 int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             const sel_tensor *else_, sel_tensor *dst, size_t w)
 {
@@ -444,17 +440,10 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     int threads;
 
     opt_tuning_get(&tu);
-    if (p->kind < 0 && cond_everywhere(p)) {
+    if (p->kind < 0 && opt_cond_everywhere(p)) {
         const int k = *(const uint8_t *)cond->data ? 1 : 2;
-        opt_plan_pick(p, k, w, &picked);
-        /* Both inputs are the picked one (strides and bytes too): ptile's
-         * blocks read either (opt_block.c reads only the picked one). */
-        picked.in_bytes[3 - k] = picked.in_bytes[k];
-        if (k == 1)
-            else_ = then_;
-        else
-            then_ = else_;
-        p = &picked;
+        opt_plan_pick(p, k, w, &picked); /* ptile reads both as input k */
+        p = &picked, then_ = else_ = k == 1 ? then_ : else_;
     }
     x.p = p;
     x.c = (const uint8_t *)cond->data;
