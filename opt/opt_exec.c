@@ -388,10 +388,10 @@ static void run_range(const run *x, int64_t begin, int64_t end)
         opt_run_segs(x->p, x->kern, x->c, x->t, x->e, x->d, x->w, x->pair);
     else if (x->pair >= 0)
         run_pairs(x, begin, end);
-    else if (!x->kern && !x->edge && !x->ahead_rows &&
-             (size_t)x->p->dims[x->p->rank - 1] * x->w <= OPT_PICK_ROW)
-        opt_pick_rows(x->p, x->c, x->t, x->e, x->d, x->w, x->copy, x->fill,
-                      x->nt | x->half, begin, end);
+    else if (!x->edge && (x->kern || !x->ahead_rows) &&
+             (size_t)x->p->dims[x->p->rank - 1] * x->w <= OPT_LEAN_ROW)
+        opt_lean_rows(x->p, x->kern, x->c, x->t, x->e, x->d, x->w, x->copy,
+                      x->fill, x->nt | x->half, begin, end);
     else
         run_rows(x, begin, end);
     if (x->nt)

@@ -2,7 +2,7 @@
  * the axis right above the row is read once from L2 per segment and then
  * from L1, instead of from L2 for every row (opt/README.md, "Long rows in
  * segments").  opt_exec.c decides when and calls it on the whole call.
- * Also the lean walk of short rows under a cond constant per row.
+ * Also the lean walk of short rows (no streams' edges, no rows ahead).
  */
 #include "opt_rows.h"
 
@@ -98,12 +98,14 @@ void opt_run_segs(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
     }
 }
 
-/* Rows of a cond constant per row, straight to the copy or fill kernel:
- * opt_exec.c's run_rows(), row() and row_src() cost about 8 ns a row
- * beside a 13 ns copy of 624 bytes (11x119x1:11x1x624:11x119x624 i8). */
-void opt_pick_rows(const opt_plan *p, const uint8_t *c, const char *t,
-                   const char *e, char *d, size_t w, opt_kernel_fn *copy,
-                   opt_kernel_fn *fill, int nt, int64_t begin, int64_t end)
+/* Short rows straight to the kernel, or under a cond constant per row to
+ * the copy or fill kernel: opt_exec.c's run_rows(), row() and row_src()
+ * cost about 8 ns a row beside a 13 ns copy of 624 bytes
+ * (11x119x1:11x1x624:11x119x624 i8). */
+void opt_lean_rows(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
+                   const char *t, const char *e, char *d, size_t w,
+                   opt_kernel_fn *copy, opt_kernel_fn *fill, int nt,
+                   int64_t begin, int64_t end)
 {
     const int32_t in = p->rank - 1;
     const int64_t n = p->dims[in];
@@ -118,11 +120,17 @@ void opt_pick_rows(const opt_plan *p, const uint8_t *c, const char *t,
     }
     while (pos < end) {
         const int64_t len = n - j < end - pos ? n - j : end - pos;
-        const int k = c[off[0]] ? 1 : 2; /* COND-NZ-1 */
-        const int64_t sk = p->st[k][in];
-        const char *s = (k == 1 ? t : e) + (size_t)(off[k] + j * sk) * w;
-        (sk ? copy : fill)((size_t)len, NULL, s, NULL, d + (size_t)pos * w,
-                           nt);
+        char *const o = d + (size_t)pos * w;
+        if (kern) {
+            kern((size_t)len, c + off[0] + j * p->st[0][in],
+                 t + (size_t)(off[1] + j * p->st[1][in]) * w,
+                 e + (size_t)(off[2] + j * p->st[2][in]) * w, o, nt);
+        } else {
+            const int k = c[off[0]] ? 1 : 2; /* COND-NZ-1 */
+            const int64_t sk = p->st[k][in];
+            const char *s = (k == 1 ? t : e) + (size_t)(off[k] + j * sk) * w;
+            (sk ? copy : fill)((size_t)len, NULL, s, NULL, o, nt);
+        }
         opt_odometer(p, idx, off, in - 1, -1);
         pos += len;
         j = 0;
