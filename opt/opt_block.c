@@ -53,19 +53,25 @@ typedef struct brun {
 
 /* Operand o over a block of `rows` top rows whose first element sits at
  * base: its elements in output order, in o->buf (kept for the next block
- * when that needs no more than what is there). */
-static const char *expand(const brun *x, xop *o, int64_t base, int64_t rows)
+ * when that needs no more than what is there), or, when to is not NULL,
+ * with the last pass written to `to` (opt_brep's exact group copies).
+ * A top pass of one row would be a plain copy: it is skipped, and with
+ * no other pass the source is read in place. */
+static const char *expand(const brun *x, xop *o, int64_t base, int64_t rows,
+                          char *to)
 {
     const size_t w = o->w, tf = o->top_bc ? 1 : (size_t)rows;
     const size_t outer = o->outer_in * tf;
-    const int nb = o->np + o->top_bc;
+    const int top = o->top_bc && rows > 1, nb = o->np + top;
     const char *cur = o->src + (size_t)base * w;
     size_t avail = o->avail - (size_t)base * w;
     char *out[2];
 
     if (o->rows >= rows && o->base == base)
         return o->buf;
-    /* Passes alternate between the two arrays and end in buf. */
+    if (nb == 0)
+        return cur;
+    /* Passes alternate between the two arrays and end in buf (or to). */
     out[0] = nb % 2 ? o->buf : o->tmp;
     out[1] = nb % 2 ? o->tmp : o->buf;
     if (avail < outer * w + 64) { /* near the tensor's end: the vector */
@@ -73,13 +79,26 @@ static const char *expand(const brun *x, xop *o, int64_t base, int64_t rows)
         cur = out[1], avail = SCRATCH;
     }
     for (int i = 0; i < o->np; i++) {
-        opt_brep(x->simd, cur, avail, out[i % 2], o->pout[i] * tf, o->pblk[i], o->pn[i]);
+        char *dst = to && i == nb - 1 ? to : out[i % 2];
+        opt_brep(x->simd, cur, avail, dst, o->pout[i] * tf, o->pblk[i], o->pn[i]);
         cur = out[i % 2], avail = SCRATCH;
     }
-    if (o->top_bc)
-        opt_brep(x->simd, cur, avail, out[o->np % 2], 1, o->blk_top, (size_t)rows);
-    o->base = base, o->rows = rows;
-    return o->buf;
+    if (top)
+        opt_brep(x->simd, cur, avail, to ? to : out[o->np % 2], 1, o->blk_top,
+                 (size_t)rows);
+    o->base = base, o->rows = to ? -1 : rows;
+    return to ? to : o->buf;
+}
+
+/* The last pass of operand o's expansion, when it copies groups of 16
+ * bytes or more by opt_xcopy__avx2, writes exactly its bytes: a block
+ * that copies that operand under a constant cond can take it in dst
+ * (without streams: the copy kernel would stream it). */
+static int last_exact(const brun *x, const xop *o, int64_t rows)
+{
+    const size_t blk = o->top_bc && rows > 1 ? o->blk_top
+                       : o->np ? o->pblk[o->np - 1] : 0;
+    return x->simd && blk >= 16;
 }
 
 /* One block: rows top rows from operand offsets off[], output elements
@@ -95,9 +114,14 @@ static void block(brun *x, const int64_t *off, int64_t rows, int64_t lo,
         xop *o = &x->op[k];
         if ((c && k != c) || (k == 0 && x->crep))
             continue; /* cond picks one input for the whole block */
+        if (c && !x->nt && o->cls == X_EXPAND && lo == 0 && hi == rows * x->p->binner &&
+            !(o->rows >= rows && o->base == off[k]) && last_exact(x, o, rows)) {
+            expand(x, o, off[k], rows, d); /* the block itself: no copy */
+            return;
+        }
         ptr[k] = o->cls != X_EXPAND ? o->src + (size_t)off[k] * o->w
                  : expand(x, o, off[k], x->crep && x->cr.tile[k] && x->cr.trows
-                                            ? x->cr.trows : rows);
+                                            ? x->cr.trows : rows, NULL);
         if (o->cls != X_CONST)
             ptr[k] += (size_t)lo * o->w;
     }

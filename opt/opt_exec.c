@@ -14,6 +14,7 @@
 
 #include "opt.h"
 #include "opt_phase.h"
+#include "opt_pick.h"
 #include "opt_rows.h"
 
 /* Defaults, measured on the development machine (opt/README.md): below
@@ -387,6 +388,10 @@ static void run_range(const run *x, int64_t begin, int64_t end)
         opt_run_segs(x->p, x->kern, x->c, x->t, x->e, x->d, x->w, x->pair);
     else if (x->pair >= 0)
         run_pairs(x, begin, end);
+    else if (!x->edge && (x->kern || !x->ahead_rows) &&
+             (size_t)x->p->dims[x->p->rank - 1] * x->w <= OPT_LEAN_ROW)
+        opt_lean_rows(x->p, x->kern, x->c, x->t, x->e, x->d, x->w, x->copy,
+                      x->fill, x->nt | x->half, begin, end);
     else
         run_rows(x, begin, end);
     if (x->nt)
@@ -424,15 +429,6 @@ static void run_chunk(void *ctx, size_t i)
     walk(x, b, b + x->chunk < x->count ? b + x->chunk : x->count);
 }
 
-/* cond's one byte decides the whole call: its strides are 0 on every axis. */
-static int cond_everywhere(const opt_plan *p)
-{
-    for (int32_t i = 0; i < p->rank - 1; i++)
-        if (p->st[0][i])
-            return 0;
-    return 1;
-}
-
 int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
             const sel_tensor *else_, sel_tensor *dst, size_t w)
 {
@@ -444,9 +440,10 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     int threads;
 
     opt_tuning_get(&tu);
-    if (p->kind < 0 && cond_everywhere(p)) {
-        opt_plan_pick(p, *(const uint8_t *)cond->data ? 1 : 2, w, &picked);
-        p = &picked;
+    if (p->kind < 0 && opt_cond_everywhere(p)) {
+        const int k = *(const uint8_t *)cond->data ? 1 : 2;
+        opt_plan_pick(p, k, w, &picked); /* ptile reads both as input k */
+        p = &picked, then_ = else_ = k == 1 ? then_ : else_;
     }
     x.p = p;
     x.c = (const uint8_t *)cond->data;
@@ -478,8 +475,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
                                       x.e}, x.d, w, isa, x.nt, threads,
                                       x.chunk))
         return SEL_OK;
-    x.pt = p->btop >= 0 && p != &picked ? opt_ptile_get(p, w, isa, x.nt)
-                                        : NULL;
+    x.pt = p->btop >= 0 ? opt_ptile_get(p, w, isa, x.nt) : NULL;
 
     /* Segments on one thread: alone only under the thread threshold (past
      * L2 a model was mixed), inside pairs at any size (opt_rows.c). */

@@ -21,4 +21,14 @@ int opt_pick_small(const opt_plan *p, const sel_tensor *cond,
  * plan after an i64 walk ran the i64 walk on i8 buffers). */
 void opt_small_forget(void);
 
+/* cond's one byte decides the whole call (a plan of kind < 0 whose cond
+ * strides are 0 on every axis): opt_run runs opt_plan_pick's plan. */
+static inline int opt_cond_everywhere(const opt_plan *p)
+{
+    for (int32_t i = 0; i < p->rank - 1; i++)
+        if (p->st[0][i])
+            return 0;
+    return 1;
+}
+
 #endif

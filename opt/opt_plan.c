@@ -115,7 +115,8 @@ void opt_plan_finish(opt_plan *p, size_t w)
  * the call is a copy or fill of the input it picks, k, so only that input
  * and dst need to step alike and the axes coalesce further (a dense then
  * under a scalar cond becomes one copy, whatever else looks like).  The
- * other input gets k's strides; it is never read. */
+ * other input gets k's strides and bytes: opt_run passes k's data for
+ * both, which ptile's blocks read (opt_block's read k only). */
 void opt_plan_pick(const opt_plan *p, int k, size_t w, opt_plan *q)
 {
     int32_t r = 0;
@@ -136,5 +137,6 @@ void opt_plan_pick(const opt_plan *p, int k, size_t w, opt_plan *q)
     q->footprint = p->footprint;
     for (int j = 0; j < 3; j++)
         q->in_bytes[j] = p->in_bytes[j];
+    q->in_bytes[3 - k] = p->in_bytes[k];
     opt_plan_finish(q, w);
 }

@@ -236,12 +236,21 @@ static void mutate(rng *r, tcase *c)
 
 /* One cond byte for the whole call (numpy, cond all 1s) over an output of
  * about MAX_ELEMS: opt plans a copy or fill of the input it picks, and
- * copies a dense one of 256 KiB or more in pieces (opt_exec.c). */
+ * copies a dense one of 256 KiB or more in pieces (opt_exec.c); or, half
+ * the time, of at most 4096 elements: a pick in blocks on the caller,
+ * repeated from the warm-call record (opt_bwarm.c), which the warm twin
+ * arms with the other byte. */
 static void const_cond(rng *r, tcase *c, int64_t *out, int rank)
 {
     const int64_t n = count_of(out, rank);
-    if (n > 0 && rank > 0)
+    if (n > 0 && rank > 0 && chance(r, 50))
         out[0] *= MAX_ELEMS / n;
+    else while (count_of(out, rank) > 4096) { /* halve the largest dim */
+        int k = 0;
+        for (int i = 1; i < rank; i++)
+            k = out[i] > out[k] ? i : k;
+        out[k] /= 2;
+    }
     c->b.type = SEL_BROADCAST_NUMPY;
     gen_numpy(r, c, out, rank, 0);
     c->rank[C] = below(r, rank + 1);
