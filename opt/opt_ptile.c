@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "opt_past.h"
 #include "opt_stage.h"
 
 #if defined(__x86_64__)
@@ -371,9 +372,6 @@ static int overlaps(const opt_plan *p, const void *const data[3],
            opt_overlap(data[2], p->in_bytes[2], d, bytes);
 }
 
-#endif
-
-#if defined(__x86_64__)
 /* Blocks [cur, b1) under streams when they cut lines: in batches of up to
  * OPT_STAGE_PIECE bytes into a stage in L1 (opt_stage.c), whole lines
  * streamed out of it.  Streamed in place, such blocks would store each
@@ -414,14 +412,18 @@ static void range(const opt_ptile *t, const opt_plan *p,
     char tails[3][TAIL];
     opt_ptile_job j;
     for (int k = 0; k < 3; k++) {
-        /* A small operand whole (no block is then near its end), else
+        /* A small operand whole (no block then near its end; in place
+         * if reads past it cannot fault and it meets no dst byte), else
          * its last reach bytes; room after either for a window. */
-        const size_t avail = p->in_bytes[k];
-        const size_t small = avail <= SMALL || k == midk;
+        const size_t avail = p->in_bytes[k], small = avail <= SMALL || k == midk;
+        const int ip = k != midk && avail <= SMALL &&
+                       opt_past_ok(data[k], avail, t->reach[k] + 64) &&
+                       !opt_overlap(data[k], avail, d, (size_t)be);
         char *const tk = k == midk ? mbuf : tails[k];
         const size_t n = small || avail < t->reach[k] ? avail : t->reach[k];
-        memcpy(tk, (const char *)data[k] + (avail - n), n);
-        j.src[k] = small ? tk : (const char *)data[k];
+        if (!ip)
+            memcpy(tk, (const char *)data[k] + (avail - n), n);
+        j.src[k] = small && !ip ? tk : (const char *)data[k];
         j.tail[k] = tk;
         j.lim[k] = small ? INT64_MAX : (int64_t)avail - (int64_t)t->reach[k];
         j.rebase[k] = (int64_t)(avail - n);
