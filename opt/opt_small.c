@@ -343,8 +343,9 @@ static _Thread_local opt_chunk prog;
 
 /* The chunk program against what the call runs now (timed on the
  * sweep's small shapes, each way; opt/README.md): the walk when its
- * estimate is over 30 per chunk and 150 (fewer chunks: the walk is as
- * fast) and, for rows of 128 bytes and more, only a program that loads
+ * estimate is over 30 per chunk and 50 (fewer chunks: the walk is as
+ * fast; with 150, the 25 small sweep shapes of seeds 1-3 in between ran
+ * 1-21% slower by the walk, all but one) and, for rows of 128 bytes and more, only a program that loads
  * no window (every operand dense or held whole: chunk_long); the blocks
  * up to 180 chunks (past
  * that, the blocks' kernels catch up); never the tiles (as fast).  A
@@ -359,7 +360,7 @@ static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
     return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
            m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
            (pin != 1 || (m->x.n0 * (int64_t)w < 32 && chunks <= 40)) &&
-           (m->use ? m->x.est > 30 * chunks + 150 : chunks <= 180);
+           (m->use ? m->x.est > 30 * chunks + 50 : chunks <= 180);
 }
 
 /* A built program over the walk's rows of 128 bytes and more: only when
