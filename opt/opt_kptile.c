@@ -19,6 +19,12 @@ static uint64_t seed = 0x9e3779b97f4a7c15u;
 
 static uint64_t draw(uint64_t n) { return opt_kdraw(&seed, n); }
 
+#if defined(__x86_64__)
+#define PT_ISA OPT_ISA_avx512
+#else
+#define PT_ISA 0 /* no ptile: opt_ptile_get declines, the tests skip */
+#endif
+
 /* A numpy call of rank 3-6 with short inner rows, planned; 0 when it is
  * not valid or too large. */
 static int make(opt_plan *p, size_t w)
@@ -57,7 +63,7 @@ static int check(const opt_kguard *g, size_t w, int at_end, int *mid,
     char *src[3];
     int64_t n = 1;
     const size_t off = (size_t)draw(64) + 64;
-    if (!make(&p, w) || !(t = opt_ptile_get(&p, w, OPT_ISA_avx512, 0)))
+    if (!make(&p, w) || !(t = opt_ptile_get(&p, w, PT_ISA, 0)))
         return 0;
     for (int32_t i = 0; i < p.rank; i++)
         n *= p.dims[i];
@@ -88,7 +94,7 @@ int opt_kptile_tests(int tests, int *failed)
 {
     opt_kguard g = {0};
 #if defined(__x86_64__) && !defined(OPT_SANITIZED)
-    int ok = opt_isa_supported(OPT_ISA_avx512) && opt_cpu_vbmi();
+    int ok = opt_isa_supported(PT_ISA) && opt_cpu_vbmi();
 #else
     int ok = 0;
 #endif
