@@ -18,7 +18,7 @@ OPT_SRC := opt/opt_shape.c opt/opt_fast.c opt/opt_plan.c opt/opt_dispatch.c opt/
            opt/opt_block.c opt/opt_stage.c opt/opt_brep.c opt/opt_crep.c opt/opt_ptile.c opt/opt_bwarm.c opt/opt_small.c opt/opt_hit.c opt/opt_vtile.c opt/opt_chunk.c \
            opt/opt_exec.c opt/opt_rows.c opt/opt_phase.c opt/opt_pick.c opt/opt_select.c $(OPT_ISA_SRC)
 OPT_OBJ := $(OPT_SRC:%.c=$(O)/%.o)
-OPT_HDR := opt/opt.h opt/opt_phase.h opt/opt_pick.h opt/opt_wrap.h opt/opt_rows.h opt/opt_stage.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
+OPT_HDR := opt/opt.h opt/opt_phase.h opt/opt_pick.h opt/opt_wrap.h opt/opt_rows.h opt/opt_stage.h opt/opt_past.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
 
 OPT_ISAFLAGS_opt_sse2   := -msse2
 OPT_ISAFLAGS_opt_avx2   := -mavx2
@@ -38,8 +38,9 @@ $(O)/libselect_opt.a: $(OPT_OBJ)
 $(O)/libselect_opt.so: $(OPT_OBJ) $(O)/opt/opt_export.o
 	$(CC) -shared -pthread -Wl,-z,nodelete $(LDFLAGS_ALL) $^ -o $@
 
-$(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o $(O)/opt/opt_kguard.o: opt/opt_ktests.h
+$(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o $(O)/opt/opt_kptile.o $(O)/opt/opt_kguard.o: opt/opt_ktests.h
 $(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o \
+                  $(O)/opt/opt_kptile.o \
                   $(O)/opt/opt_kguard.o $(O)/libselect_opt.a
 	$(CC) -pthread $(LDFLAGS_ALL) $^ -o $@
 

@@ -25,5 +25,9 @@ int opt_kvtile_tests(int tests, int *failed);
  * every ISA level; prints OPT_KPHASE_TESTS TAP lines. */
 #define OPT_KPHASE_TESTS OPT_ISA_COUNT
 int opt_kphase_tests(int tests, int *failed);
+/* opt_kptile.c: ptile's operands read in place or copied at a page's
+ * end (opt_ptile_range); prints OPT_KPTILE_TESTS TAP lines. */
+#define OPT_KPTILE_TESTS 4
+int opt_kptile_tests(int tests, int *failed);
 
 #endif

@@ -343,9 +343,11 @@ static _Thread_local opt_chunk prog;
 
 /* The chunk program against what the call runs now (timed on the
  * sweep's small shapes, each way; opt/README.md): the walk when its
- * estimate is over 30 per chunk and 150 (fewer chunks: the walk is as
- * fast) and its rows are under 128 bytes (a row kernel's pass over 128
- * bytes and more beats the shuffles); the blocks up to 180 chunks (past
+ * estimate is over 30 per chunk and 50 (fewer chunks: the walk is as
+ * fast; with 150, the 25 small sweep shapes of seeds 1-3 in between ran
+ * 1-21% slower by the walk, all but one) and, for rows of 128 bytes and more, only a program that loads
+ * no window (every operand dense or held whole: chunk_long); the blocks
+ * up to 180 chunks (past
  * that, the blocks' kernels catch up); never the tiles (as fast).  A
  * cond of one byte (pin) picks then or else whole: chunks only for rows
  * under 32 bytes (longer ones are a copy or fill each) and up to 40
@@ -358,9 +360,22 @@ static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
     return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
            m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
            (pin != 1 || (m->x.n0 * (int64_t)w < 32 && chunks <= 40)) &&
-           (m->use ? m->x.est > 30 * chunks + 150 &&
-                         m->x.n0 * (int64_t)w < 128
-                   : chunks <= 180);
+           (m->use ? m->x.est > 30 * chunks + 50 : chunks <= 180);
+}
+
+/* A built program over the walk's rows of 128 bytes and more: only when
+ * no operand loads a window per chunk (modes 0 and 4).  A row kernel's
+ * pass beats window loads and shuffles (1x68:28x68:68 bf16 pdpd, else
+ * in two windows: 138 -> 177 ns), not a chunk that loads dense bytes
+ * and permutes registers (65:19x65:1x1 f16 pdpd: 96 -> 66 ns). */
+static int chunk_long(const wcache *m, size_t w, const opt_chunk *x)
+{
+    if (!m->use || m->x.n0 * (int64_t)w < 128)
+        return 1;
+    for (int k = 0; k < 3; k++)
+        if (x->mode[k] != 0 && x->mode[k] != 4)
+            return 0;
+    return 1;
 }
 
 /* The record's actions (opt_hit.c): the walk, the tiles or the chunk
@@ -441,7 +456,7 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->ok = 1, m->ck = 0;
     } else if (!m->ck) {
         m->ck = chunk_pays(m, w, isa, p->in_bytes[0]) &&
-                        opt_chunk_build(&prog, p, w)
+                        opt_chunk_build(&prog, p, w) && chunk_long(m, w, &prog)
                     ? 1
                     : -1;
     }
