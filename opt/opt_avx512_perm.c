@@ -237,8 +237,9 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
  * partial last chunk (once per block) of at most 32 bytes runs at 256
  * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
-    if (nc > (J)) {                                                           \
-        if (NC > 1 && (J) == nc - 1 && tail != ~0ull) { /* partial */      \
+    if ((NC > 4 && (J) < 4) || nc > (J)) { /* 5-8: chunks 0-3 untested */   \
+        if (NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&              \
+            tail != ~0ull) { /* partial */                                    \
             if (!(tail >> 32)) {                                              \
                 __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
                 const __m256i c_ = PT_OP32(0, m0, S0, J);                     \
