@@ -399,7 +399,7 @@ opt_crep_fn opt_crep_x8__avx512, opt_crep_x16__avx512, opt_crep_x32__avx512,
  * gbytes) ends in a block of fewer rows: that block is run whole and
  * writes spill bytes past its group, which the next block overwrites (the
  * range's last such block goes through a buffer). */
-#define OPT_PTILE_NCH 4
+#define OPT_PTILE_NCH 8
 typedef struct opt_ptile {
     _Alignas(64) uint8_t ctl[3][OPT_PTILE_NCH][64];
     int32_t win[3][OPT_PTILE_NCH];

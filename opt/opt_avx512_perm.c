@@ -239,8 +239,9 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
  * partial last chunk (once per block) of at most 32 bytes runs at 256
  * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
-    if (NC > (J)) {                                                           \
-        if (NC > 1 && (J) == NC - 1 && tail != ~0ull) { /* partial */      \
+    if ((NC > 4 && (J) < 4) || nc > (J)) { /* 5-8: chunks 0-3 untested */   \
+        if (NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&              \
+            tail != ~0ull) { /* partial */                                    \
             if (!(tail >> 32)) {                                              \
                 __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
                 const __m256i c_ = PT_OP32(0, m0, S0, J);                     \
@@ -271,12 +272,18 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
         (void)v0_, (void)v1_, (void)v2_, (void)h0_, (void)h1_, (void)h2_;     \
         PT_CH(0, S0, S1, S2, D) PT_CH(1, S0, S1, S2, D)                       \
         PT_CH(2, S0, S1, S2, D) PT_CH(3, S0, S1, S2, D)                       \
+        PT_CH(4, S0, S1, S2, D) PT_CH(5, S0, S1, S2, D)                       \
+        PT_CH(6, S0, S1, S2, D) PT_CH(7, S0, S1, S2, D)                       \
     } while (0)
 #define PT_REGS(K)                                                            \
     const __m512i r##K##0 = pt_ctl(t, K, 0, NC), r##K##1 = pt_ctl(t, K, 1, NC), \
-                  r##K##2 = pt_ctl(t, K, 2, NC), r##K##3 = pt_ctl(t, K, 3, NC); \
+                  r##K##2 = pt_ctl(t, K, 2, NC), r##K##3 = pt_ctl(t, K, 3, NC), \
+                  r##K##4 = pt_ctl(t, K, 4, NC), r##K##5 = pt_ctl(t, K, 5, NC), \
+                  r##K##6 = pt_ctl(t, K, 6, NC), r##K##7 = pt_ctl(t, K, 7, NC); \
     const int64_t w##K##0 = t->win[K][0], w##K##1 = t->win[K][1],             \
-                  w##K##2 = t->win[K][2], w##K##3 = t->win[K][3]
+                  w##K##2 = t->win[K][2], w##K##3 = t->win[K][3],             \
+                  w##K##4 = t->win[K][4], w##K##5 = t->win[K][5],             \
+                  w##K##6 = t->win[K][6], w##K##7 = t->win[K][7]
 
 /* then (a) where cond (c) has a nonzero byte, else (b). */
 PT_ALWAYS __m512i pt_blend(__m512i c, __m512i a, __m512i b)
@@ -393,6 +400,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     size_t left = jb->n;
     char *d = jb->d;
     const uint64_t tail = jb->wide ? ~0ull : t->tail; /* see wide */
+    const int nc = NC > 4 ? t->nch : NC; /* blocks of 5-8 chunks: one loop */
     PT_REGS(0);
     PT_REGS(1);
     PT_REGS(2);
@@ -458,12 +466,36 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
         PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2) WIDE                          \
     }
 
+/* Blocks of 5-8 chunks (a pass of the top axis of 257-512 bytes in one
+ * block: fewer partial chunks and blocks per byte), only with each operand
+ * dense or in one window per block and not cond and one input alone
+ * dense (opt_ptile.c's build()): 6 copies in all, the chunk count a
+ * variable (nc) tested per chunk, not a copy per size (24 copies made
+ * the file's compile 48% slower). */
+#define PT_BIG(NC)                                                           \
+    switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
+        PT_C(NC, 0, 0, 2) PT_C(NC, 0, 2, 0) PT_C(NC, 2, 0, 0)                \
+        PT_C(NC, 2, 0, 2) PT_C(NC, 2, 2, 0) PT_C(NC, 2, 2, 2)                \
+    }
+
+static void pt_big(const opt_ptile *t, opt_ptile_job *j);
+
 VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
 {
     switch (t->nch) {
     case 1: PT_MODES(1, ) break;
     case 2: PT_MODES(2, ) break;
     case 3: PT_MODES(3, PT_WIDE(3)) break;
-    default: PT_MODES(4, PT_WIDE(4)) break;
+    case 4: PT_MODES(4, PT_WIDE(4)) break;
+    default: pt_big(t, j); break;
     }
+}
+
+/* Out of line, after the loops of 1-4 chunks: inlined there it moved
+ * their code and cost them 0.02-0.03 (the loop's offset in a line:
+ * opt/NOTES.md, "Code placement of the ptile loop"). */
+static __attribute__((noinline)) VBMI void pt_big(const opt_ptile *t,
+                                                  opt_ptile_job *j)
+{
+    PT_BIG(8)
 }

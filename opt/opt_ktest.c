@@ -258,7 +258,12 @@ static int pt_shape(int i, int64_t d[3][8])
         /* then or else spanning 65-128 bytes of a block (mode 3: two
          * windows per block, vpermi2b) */
         "532x31x1 532x1x1 1x31x1", "3311x3x3 1x3x3 3311x1x3",
-        "1x1x7x1x9 10x1x7x1x9 10x1x7x47x9"};
+        "1x1x7x1x9 10x1x7x1x9 10x1x7x47x9",
+        /* blocks of 5-8 chunks (a pass of 257-512 bytes), each mode pair
+         * of PT_BIG, with and without spill */
+        "1x10x1x5x12 10x7x5x12 13x10x7x5x1", "10x21x9x1x1 1x21x9x9x2 10x21x9x1x1",
+        "5x1x1 54x1x1x54 5x1x54", "1x391 1x391 100x1", "1x391 100x1x1 1x391",
+        "1x1x7 1x60x1 100x1x7", "1x1x7 100x60x1 1x1x7"};
     const int nf = (int)(sizeof fixed / sizeof *fixed);
     int rank = 0;
     if (i < nf) {

@@ -130,8 +130,13 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
     }
     /* The loop has mode 3 only beside cond in mode 2 and the other input
      * in mode 0, 2 or 3 (opt_avx512_perm.c's PT_WIDE: 10 copies, not 148). */
+    const int code = t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2];
     if ((t->mode[1] == 3 || t->mode[2] == 3) &&
         (t->mode[0] != 2 || t->mode[1] == 1 || t->mode[2] == 1))
+        return 0;
+    /* Blocks of 5-8 chunks: PT_BIG's modes (each 0 or 2; not 0 0 0 nor
+     * 0 2 2, which no shape of the sweeps or tests took): 6 copies. */
+    if (t->nch > 4 && (code & 0x15 || !code || code == 10))
         return 0;
     /* The odometer: level 0 the top axis in steps of r rows, then the
      * axes above it, innermost first; levels of one step left out. */
@@ -219,7 +224,7 @@ static int choose(opt_ptile *t, const opt_plan *p, size_t w, int nt)
         if ((size_t)E0 * w > BMAX)
             break;
     }
-    for (int tries = 0; tries < 6 && n > 0; tries++) {
+    for (int tries = 0; tries < 16 && n > 0; tries++) {
         int best = 0;
         for (int i = 1; i < n; i++)
             if (c[i].score > c[best].score)
@@ -246,8 +251,7 @@ static int same(const cache *m, const opt_plan *p, size_t w, int isa,
 {
     const size_t n = (size_t)p->rank * sizeof(int64_t);
     if (!m->valid || m->isa != isa || m->nt != nt || m->w != w ||
-        m->rank != p->rank ||
-        memcmp(m->dims, p->dims, n))
+        m->rank != p->rank || memcmp(m->dims, p->dims, n))
         return 0;
     for (int k = 0; k < 3; k++)
         if (memcmp(m->st[k], p->st[k], n))
