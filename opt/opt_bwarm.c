@@ -14,6 +14,7 @@
 
 #include "opt_bwarm.h"
 #include "opt_pick.h"
+#include "opt_ptile.h"
 
 typedef struct warm {
     opt_plan p;

@@ -15,6 +15,7 @@
 #include "opt.h"
 #include "opt_phase.h"
 #include "opt_pick.h"
+#include "opt_ptile.h"
 #include "opt_rows.h"
 
 /* Defaults, measured on the development machine (opt/README.md): below

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "opt_past.h"
 #include "opt_ktests.h"
+#include "opt_past.h"
+#include "opt_ptile.h"
 
 #define NMAX 16384                 /* output elements at most */
 #define AREA (NMAX * 8 + 4096)     /* readable before each guard page */

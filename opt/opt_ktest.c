@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "opt_ktests.h"
+#include "opt_ptile.h"
 
 #define GUARD 64
 #define MAXN 1200

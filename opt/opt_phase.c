@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "opt_phase.h"
+#include "opt_ptile.h"
 #include "opt_wrap.h"
 
 #define RUNB 4096           /* output bytes per kernel call at most */

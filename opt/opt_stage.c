@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "opt_ptile.h"
 #include "opt_stage.h"
 
 #define LINE 64
@@ -37,8 +38,8 @@ static char *line_up(char *p)
  * the stage at t + 2560-3584 mod 4096: 0.38-0.41, at t + 320-1408:
  * 0.81-0.91; on the stack, at a random offset per process, the staged
  * shapes swung 0.2-0.8 from run to run. */
-_Static_assert(sizeof(opt_ptile) + OPT_STAGE_BYTES + OPT_STAGE_SLACK <= 4096,
-               "a stage and the ptile tiles share no byte modulo 4096");
+_Static_assert(OPT_PTILE_HOT + OPT_STAGE_BYTES + OPT_STAGE_SLACK <= 4096,
+               "a stage and the tiles' hot bytes share no byte modulo 4096");
 
 char *opt_stage_place(char *raw, const void *keep, size_t n)
 {
