@@ -104,7 +104,7 @@ static void claim(uint64_t gen)
         size_t n;
         if (c >> 32 != gen)
             return;
-        n = atomic_load_explicit(&pool.nchunks, memory_order_relaxed);
+        n = atomic_load_explicit(&pool.nchunks, memory_order_acquire);
         if ((c & 0xffffffffu) >= n)
             return;
         if (!atomic_compare_exchange_weak_explicit(&pool.claim, &c, c + 1,
@@ -236,9 +236,17 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks, int nthreads)
         helpers = pool.started;
 
     gen = ((atomic_load(&pool.job) >> 8) + 1) & 0xffffffffu;
+    /* Close the last job's claim word before nchunks changes: a worker
+     * still in claim() for it, between its load of claim and its CAS, that
+     * read the new nchunks (acquire) must fail that CAS.  Without this it
+     * could claim index n_old of the old generation under the new count,
+     * run a chunk twice and count it into the new job's done (the kernel
+     * test saw "chunk 6 ran 2 times" once, under qemu). */
+    atomic_store_explicit(&pool.claim, (uint64_t)gen << 32 | 0xffffffffu,
+                          memory_order_relaxed);
     atomic_store_explicit(&pool.task, task, memory_order_relaxed);
     atomic_store_explicit(&pool.ctx, ctx, memory_order_relaxed);
-    atomic_store_explicit(&pool.nchunks, nchunks, memory_order_relaxed);
+    atomic_store_explicit(&pool.nchunks, nchunks, memory_order_release);
     atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
     atomic_store_explicit(&pool.claim, (uint64_t)gen << 32,
                           memory_order_release);
