@@ -93,6 +93,20 @@ static inline void opt_odometer(const opt_plan *p, int64_t *idx,
     }
 }
 
+/* The odometer at element q of axes 0..top (top innermost): idx[0..top]
+ * its coordinates, each operand's element offset of them added to off. */
+static inline void opt_odometer_seek(const opt_plan *p, int64_t q,
+                                     int32_t top, int64_t *idx,
+                                     int64_t off[3])
+{
+    for (int32_t i = top; i >= 0; i--) {
+        idx[i] = q % p->dims[i];
+        q /= p->dims[i];
+        for (int k = 0; k < 3; k++)
+            off[k] += idx[i] * p->st[k][i];
+    }
+}
+
 /* Inner rows shorter than OPT_ROW_SHORT bytes run in blocks of at most
  * OPT_BLOCK_BYTES of output (measured: opt/README.md). */
 #define OPT_ROW_SHORT 512

@@ -314,13 +314,7 @@ void opt_block_range(const opt_plan *p, const void *const data[3], char *d,
             opt_fence();
         return;
     }
-    q = row / da;
-    for (i = a - 1; i >= 0; i--) { /* coordinates of the first top row */
-        idx[i] = q % p->dims[i];
-        q /= p->dims[i];
-        for (int k = 0; k < 3; k++)
-            off[k] += idx[i] * p->st[k][i];
-    }
+    opt_odometer_seek(p, row / da, a - 1, idx, off); /* the first top row */
     while (row * inner + lo < end) {
         const int64_t br = x.crep ? x.cr.brows - j % x.cr.brows : p->brows;
         const int64_t rows = br < da - j ? br : da - j;

@@ -228,19 +228,12 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
     const opt_plan *p = x->p;
     const int32_t outer = p->rank - 1;
     const int64_t n = p->dims[outer];
-    int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0}, q = begin / n;
+    int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
     int64_t j = begin % n, pos = begin;
-    int32_t i;
-    int k;
     edge g;
 
     g.line = NULL;
-    for (i = outer - 1; i >= 0; i--) { /* row-major coordinates of begin */
-        idx[i] = q % p->dims[i];
-        q /= p->dims[i];
-        for (k = 0; k < 3; k++)
-            off[k] += idx[i] * p->st[k][i];
-    }
+    opt_odometer_seek(p, begin / n, outer - 1, idx, off);
     while (pos < end) {
         const int64_t len = n - j < end - pos ? n - j : end - pos;
         const int64_t cur[3] = {off[0], off[1], off[2]};

@@ -109,15 +109,10 @@ void opt_lean_rows(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
 {
     const int32_t in = p->rank - 1;
     const int64_t n = p->dims[in];
-    int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0}, q = begin / n;
+    int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
     int64_t j = begin % n, pos = begin;
 
-    for (int32_t i = in - 1; i >= 0; i--) { /* coordinates of begin */
-        idx[i] = q % p->dims[i];
-        q /= p->dims[i];
-        for (int k = 0; k < 3; k++)
-            off[k] += idx[i] * p->st[k][i];
-    }
+    opt_odometer_seek(p, begin / n, in - 1, idx, off);
     while (pos < end) {
         const int64_t len = n - j < end - pos ? n - j : end - pos;
         char *const o = d + (size_t)pos * w;

@@ -345,10 +345,10 @@ static _Thread_local opt_chunk prog;
  * sweep's small shapes, each way; opt/README.md): the walk when its
  * estimate is over 30 per chunk and 50 (fewer chunks: the walk is as
  * fast; with 150, the 25 small sweep shapes of seeds 1-3 in between ran
- * 1-21% slower by the walk, all but one) and, for rows of 128 bytes and more, only a program that loads
- * no window (every operand dense or held whole: chunk_long); the blocks
- * up to 180 chunks (past
- * that, the blocks' kernels catch up); never the tiles (as fast).  A
+ * 1-21% slower by the walk, all but one) and, for rows of 128 bytes and
+ * more, only a program that loads no window (every operand dense or held
+ * whole: chunk_long); the blocks up to 180 chunks (past that, the
+ * blocks' kernels catch up); never the tiles (as fast).  A
  * cond of one byte (pin) picks then or else whole: chunks only for rows
  * under 32 bytes (longer ones are a copy or fill each) and up to 40
  * chunks (the path it takes costs about 50 ns more per call, then copies
