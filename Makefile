@@ -79,7 +79,8 @@ check-asan:
 	$(O)/asan/difftest --seed 2 --count 1500
 
 check-tsan:
-	@$(MAKE) --no-print-directory -j2 O=$(O)/tsan SAN=tsan $(O)/tsan/selcheck $(O)/tsan/libselect_opt.so $(O)/tsan/difftest
+	@$(MAKE) --no-print-directory -j2 O=$(O)/tsan SAN=tsan $(O)/tsan/selcheck $(O)/tsan/libselect_opt.so $(O)/tsan/difftest $(O)/tsan/opt/opt_kpool
+	TSAN_OPTIONS=halt_on_error=1 $(O)/tsan/opt/opt_kpool
 	TSAN_OPTIONS=halt_on_error=1 $(O)/tsan/difftest --seed 3 --count 400 --threads 2,3 --jobs 3
 	TSAN_OPTIONS=halt_on_error=1 SEL_NUM_THREADS=3 $(SAN_PROVE) --exec "$(O)/tsan/selcheck --profile where --impl $(O)/tsan/libselect_opt.so" cases/large.lua cases/aliasing.lua
 

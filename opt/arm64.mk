@@ -24,10 +24,10 @@ XMAKE      := $(MAKE) --no-print-directory CFLAGS= LDFLAGS= SAN=
 # Cases of check-arm64-diff-long's difftest (check-long).
 ARM64_DIFF_LONG  ?= 10000
 
-ARM64_BIN := $(ARM64_O)/ref/test_ref $(ARM64_O)/opt/opt_ktest $(ARM64_O)/difftest_kcount
+ARM64_BIN := $(ARM64_O)/ref/test_ref $(ARM64_O)/opt/opt_ktest $(ARM64_O)/opt/opt_kpool $(ARM64_O)/difftest_kcount
 ARM64_SUITE_BIN := $(ARM64_O)/libselect_opt.so $(ARM64_O)/selcheck $(ARM64_O)/selcheck-jit \
                    $(ARM64_O)/selcheck-worker
-RV64_BIN  := $(RV64_O)/opt/opt_ktest $(RV64_O)/difftest_kcount $(RV64_O)/libselect_opt.so
+RV64_BIN  := $(RV64_O)/opt/opt_ktest $(RV64_O)/opt/opt_kpool $(RV64_O)/difftest_kcount $(RV64_O)/libselect_opt.so
 
 # The difftest with opt/opt_kcount.c in front of opt_kernel(): the same
 # test (its sources: harness/diff/diff*.c, see harness/diff/build.mk), plus
@@ -63,6 +63,8 @@ riscv64-build:
 define ARCH_KTEST
 	@$(3) $(2)/opt/opt_ktest --no-fork > $(2)/opt/opt_ktest.tap || \
 	    { grep -v '^ok' $(2)/opt/opt_ktest.tap; exit 1; }
+	@$(3) $(2)/opt/opt_kpool >> $(2)/opt/opt_ktest.tap || \
+	    { tail -4 $(2)/opt/opt_ktest.tap; exit 1; }
 	@echo "$(1): kernel test: $$(grep -c '^ok' $(2)/opt/opt_ktest.tap) ok," \
 	    "levels: $$($(3) $(2)/opt/opt_ktest --supported | tr '\n' ' ')"
 endef

@@ -44,7 +44,12 @@ $(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvti
                   $(O)/opt/opt_kguard.o $(O)/libselect_opt.a
 	$(CC) -pthread $(LDFLAGS_ALL) $^ -o $@
 
-ALL += $(O)/libselect_opt.so $(O)/libselect_opt.a $(O)/opt/opt_ktest
+# The pool's job change, forced: opt_pool.c again, with its test hooks.
+$(O)/opt/opt_kpool: opt/opt_kpool.c opt/opt_pool.c opt/opt_pool_hooks.h $(OPT_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DOPT_POOL_HOOKS -pthread opt/opt_kpool.c opt/opt_pool.c $(LDFLAGS_ALL) -o $@
+
+ALL += $(O)/libselect_opt.so $(O)/libselect_opt.a $(O)/opt/opt_ktest $(O)/opt/opt_kpool
 
 .PHONY: check-opt check-opt-exports check-opt-kernels check-opt-env
 CHECK_OPT := check-opt-exports check-opt-env check-opt-kernels
@@ -67,8 +72,9 @@ check-opt-env: $(O)/opt/opt_ktest
 	echo "check-opt-env: SEL_ISA and SEL_NUM_THREADS honoured, bad values fall back to $$best/$$cpus with a message" || \
 	{ echo "check-opt-env: failed" >&2; cat $(O)/opt/env.err >&2; exit 1; }
 
-check-opt-kernels: $(O)/opt/opt_ktest
+check-opt-kernels: $(O)/opt/opt_ktest $(O)/opt/opt_kpool
 	$(O)/opt/opt_ktest > $(O)/opt/opt_ktest.tap || { grep -v '^ok' $(O)/opt/opt_ktest.tap; exit 1; }
+	$(O)/opt/opt_kpool >> $(O)/opt/opt_ktest.tap || { tail -4 $(O)/opt/opt_ktest.tap; exit 1; }
 	@echo "check-opt-kernels: $$(grep -c '^ok' $(O)/opt/opt_ktest.tap) ok ($$(grep -c SKIP $(O)/opt/opt_ktest.tap) skipped)"
 
 # The whole case suite against opt at every ISA level this machine runs

@@ -34,6 +34,19 @@
 #define cpu_relax() ((void)0)
 #endif
 
+/* opt_kpool.c builds this file again with OPT_POOL_HOOKS and pauses
+ * threads at these points to force the interleavings a run meets only by
+ * chance: a worker between its load of the claim word and its
+ * compare-and-swap (OPT_POOL_AT_CLAIM, with the word it loaded) while the
+ * owner publishes the next job (OPT_POOL_AT_COUNT, the new count stored).
+ * In the library they are nothing. */
+#ifdef OPT_POOL_HOOKS
+#include "opt_pool_hooks.h"
+#define HOOK(at, c) opt_pool_hook(at, c)
+#else
+#define HOOK(at, c) ((void)0)
+#endif
+
 /* Polls before sleeping: some tens of microseconds of pause. */
 #define SPIN_POLLS 2000
 
@@ -102,6 +115,7 @@ static void claim(uint64_t gen)
     for (;;) {
         uint64_t c = atomic_load_explicit(&pool.claim, memory_order_acquire);
         size_t n;
+        HOOK(OPT_POOL_AT_CLAIM, c);
         if (c >> 32 != gen)
             return;
         n = atomic_load_explicit(&pool.nchunks, memory_order_acquire);
@@ -247,6 +261,7 @@ void opt_parallel(opt_task_fn *task, void *ctx, size_t nchunks, int nthreads)
     atomic_store_explicit(&pool.task, task, memory_order_relaxed);
     atomic_store_explicit(&pool.ctx, ctx, memory_order_relaxed);
     atomic_store_explicit(&pool.nchunks, nchunks, memory_order_release);
+    HOOK(OPT_POOL_AT_COUNT, (uint64_t)gen << 32);
     atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
     atomic_store_explicit(&pool.claim, (uint64_t)gen << 32,
                           memory_order_release);
