@@ -471,10 +471,15 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
         return SEL_OK;
     x.pt = p->btop >= 0 ? opt_ptile_get(p, w, isa, x.nt) : NULL;
 
-    /* Segments on one thread: alone only under the thread threshold (past
-     * L2 a model was mixed), inside pairs at any size (opt_rows.c). */
+    /* Segments on one thread: inside pairs at any size (opt_rows.c);
+     * alone under the thread threshold or while the footprint fills at
+     * most half the LLC (the dense streams, cut into 4 KiB runs, then
+     * come back from L3: 33-48x1075x16:1x1075x16 i64 0.72-0.75 -> 0.82-0.88
+     * at 1 thread; at 19-23 MB, 256x8192:1x8192 f32 and 80x1075x16 i64,
+     * they lost 0.67-0.77 -> 0.53-0.66). */
     x.seg = x.kern && !x.nt && threads <= 1 && opt_seg_rows(p, w) &&
-            (x.pair >= 0 || bytes < tu.parallel_min);
+            (x.pair >= 0 || bytes < tu.parallel_min ||
+             p->footprint <= tu.nt_min / 2);
     if (threads <= 1) {
         if (p->rank == 1 && x.kern) { /* one row: straight to the kernel */
             x.kern((size_t)x.count, x.c, x.t, x.e, x.d, x.nt | x.half);
