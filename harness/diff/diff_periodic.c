@@ -16,10 +16,10 @@
 static void slab(rng *r, tcase *c)
 {
     const size_t w = sel_dtype_size(c->dtype[T]) ? sel_dtype_size(c->dtype[T]) : 1;
-    int64_t out[3] = {2 + h_below(r, 6), 8 + h_below(r, 48),
+    int64_t out[3] = {2 + h_below(r, 6), 16 + h_below(r, 40),
                       (int64_t)((64 + (size_t)h_below(r, 1984)) / w)};
     const int rep = h_below(r, 3);
-    while (out[0] * out[1] * out[2] > MAX_ELEMS && out[1] > 8)
+    while (out[0] * out[1] * out[2] > MAX_ELEMS && out[1] > 16)
         out[1]--;
     while (out[0] * out[1] * out[2] > MAX_ELEMS)
         out[2] /= 2;
