@@ -470,6 +470,10 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
                                       x.chunk))
         return SEL_OK;
     x.pt = p->btop >= 0 ? opt_ptile_get(p, w, isa, x.nt) : NULL;
+    if (p != &picked && threads <= 1 && !x.nt && x.pair < 0 &&
+        opt_slab_rows(p, (const void *const[3]){x.c, x.t, x.e}, x.d, w, isa,
+                      x.kern))
+        return SEL_OK;
 
     /* Segments on one thread: inside pairs at any size (opt_rows.c);
      * alone under the thread threshold or while the footprint fills at

@@ -297,19 +297,23 @@ const opt_ptile *opt_ptile_get(const opt_plan *p, size_t w, int isa, int nt)
     m->valid = 1, m->isa = isa, m->nt = nt, m->w = w, m->rank = p->rank;
     memcpy(m->dims, p->dims, sizeof m->dims);
     memcpy(m->st, p->st, sizeof m->st);
-    /* The crep kernels keep the per-pixel conds they serve in one block
-     * per range (then and else need no scratch: opt_crep.c sets brows to
-     * the whole top axis), and a cond constant over the old blocks keeps
-     * their copies and fills (sample_f32: 0.91-0.99 there, 0.31-0.43 in
-     * chunks).  Nor when blocks cut lines and opt_block's expansions are
-     * made once per call (617x38:617x38:38 i64: 0.87 there, 0.25 here).
+    /* Under streams the crep kernels keep the per-pixel conds they serve
+     * in one block per range (then and else need no scratch: opt_crep.c
+     * sets brows to the whole top axis); without, ptile's blocks ran as
+     * fast or faster (66x6x1:66x6x8:66x6x8 i32 0.66 -> 0.72; 1x1x3x4x78x1:
+     * 1x28x1x4x78x16:1x1x3x4x78x16 f16 0.65 -> 0.72; chan_c2-c16 and
+     * 132x6143x1:6143x8:132x1x8 f32, 26 MB, equal).  A cond constant
+     * over the old blocks keeps their copies and fills (sample_f32:
+     * 0.91-0.99 there, 0.31-0.43 in chunks).  Nor when blocks cut lines
+     * and opt_block's expansions are made once per call (617x38:617x38:38
+     * i64: 0.87 there, 0.25 here).
      * Under streams, blocks that cut lines run through a stage (staged()):
      * not when opt_block keeps its expansions over the top axis and
      * streams 8 KiB blocks in place (41569x3:25x41569x3:25x1x3 f64 pdpd:
      * 0.72-0.79 there, 0.26-0.59 staged).  Nor staged blocks in mode 3
      * (1x3x11x42x1x1:4x3x11x42x40x30:4x1x11x1x1x30 f32 pdpd: 0.65-1.00
      * in opt_block, 0.25-0.66 staged). */
-    m->ok = !(opt_crep_setup(&cr, p, isa, w) &&
+    m->ok = !(nt && opt_crep_setup(&cr, p, isa, w) &&
               cr.brows == p->dims[p->btop]) && !cond_const(p) &&
             choose(&m->t, p, w, nt) && !(m->t.bbytes % 64 && kept_from(p, 0)) &&
             !(nt && (m->t.bbytes % 64 || m->t.spill) &&

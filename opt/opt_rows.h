@@ -27,4 +27,11 @@ void opt_lean_rows(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
                    opt_kernel_fn *copy, opt_kernel_fn *fill, int nt,
                    int64_t begin, int64_t end);
 
+/* Rows under 2 KiB whose operands are periodic in each slab of axis 0 but
+ * not over the call: each slab by the flat walk (opt_phase.c), on the
+ * caller without streams; 0 (nothing written) when the walk refuses the
+ * first.  kern: the rows' kernel (not NULL). */
+int opt_slab_rows(const opt_plan *p, const void *const data[3], char *d,
+                  size_t w, int isa, opt_kernel_fn *kern);
+
 #endif
