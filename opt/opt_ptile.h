@@ -38,10 +38,11 @@ typedef struct opt_ptile {
  * PT_BIG in opt_avx512_perm.c: each operand dense or in one window per
  * block (not all dense, nor 0 2 2, which no shape of the sweeps took);
  * cond in a window per chunk beside then in one window per block (1 2 0)
- * or beside dense then and else in one (1 0 2); then in two windows per
- * block (2 3 0).  Not two operands in a window per chunk: 11x1x7x78x1:
- * 11x6x7x78x1:11x1x7x1x3 f16 ran 0.59 in 234-byte blocks (2 1 2), 0.55
- * in 468-byte ones (1 1 2). */
+ * or beside dense then and else in one (1 0 2), only in blocks of a whole
+ * pass (opt_ptile.c's build()); then in two windows per block (2 3 0).
+ * Not two operands in a window per chunk: 11x1x7x78x1:11x6x7x78x1:
+ * 11x1x7x1x3 f16 ran 0.59 in 234-byte blocks (2 1 2), 0.55 in 468-byte
+ * ones (1 1 2). */
 #define OPT_PTILE_BIG                                                        \
     (1ull << 2 | 1ull << 8 | 1ull << 32 | 1ull << 34 | 1ull << 40 |        \
      1ull << 42 | 1ull << 18 | 1ull << 24 | 1ull << 44)
