@@ -467,15 +467,14 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     }
 
 /* Blocks of 5-8 chunks (a pass of the top axis of 257-512 bytes in one
- * block: fewer partial chunks and blocks per byte), only with each operand
- * dense or in one window per block and not cond and one input alone
- * dense (opt_ptile.c's build()): 6 copies in all, the chunk count a
- * variable (nc) tested per chunk, not a copy per size (24 copies made
- * the file's compile 48% slower). */
+ * block: fewer partial chunks and blocks per byte), in the mode sets of
+ * OPT_PTILE_BIG (opt_ptile.h): 9 copies, the chunk count a variable (nc)
+ * tested per chunk, not a copy per size (24 made the compile 48% slower). */
 #define PT_BIG(NC)                                                           \
     switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
         PT_C(NC, 0, 0, 2) PT_C(NC, 0, 2, 0) PT_C(NC, 2, 0, 0)                \
         PT_C(NC, 2, 0, 2) PT_C(NC, 2, 2, 0) PT_C(NC, 2, 2, 2)                \
+        PT_C(NC, 1, 0, 2) PT_C(NC, 1, 2, 0) PT_C(NC, 2, 3, 0)                \
     }
 
 static void pt_big(const opt_ptile *t, opt_ptile_job *j);

@@ -127,9 +127,11 @@ static int build(opt_ptile *t, const opt_plan *p, size_t w, int32_t top,
     if ((t->mode[1] == 3 || t->mode[2] == 3) &&
         (t->mode[0] != 2 || t->mode[1] == 1 || t->mode[2] == 1))
         return 0;
-    /* Blocks of 5-8 chunks: PT_BIG's modes (each 0 or 2; not 0 0 0 nor
-     * 0 2 2, which no shape of the sweeps or tests took): 6 copies. */
-    if (t->nch > 4 && (code & 0x15 || !code || code == 10))
+    /* Blocks of 5-8 chunks: PT_BIG's mode sets (9 copies); a window per
+     * chunk only in a whole pass (17x9x8x1x20x8:17x9x1x5x20x8:1x1x8x5x
+     * 20x1 i32: 0.77 in 128-byte blocks, 0.70 in 320-byte ones, 1 0 2). */
+    if (t->nch > 4 && (!(OPT_PTILE_BIG >> code & 1) ||
+                       (t->mode[0] == 1 && p->dims[top] > r)))
         return 0;
     /* The odometer: level 0 the top axis in steps of r rows, then the
      * axes above it, innermost first; levels of one step left out. */
@@ -185,7 +187,12 @@ static int score(int64_t n, int64_t r, size_t B, int nt)
      * spill for 152, 0.40 -> 0.69; 1x221x154x7x1:... i32 252 for 196,
      * 0.42-0.61 -> 0.80-0.84 in one A/B, equal in another). */
     const double used = (double)(n * rb) / (double)(nb * nch * 64);
-    return whole * 100 - (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
+    /* A pass of 5-8 chunks in one block: its runs of level 0 are the axis
+     * above, not 2-3 blocks (3x1x15x44:3x8x1x44:3x8x15x44 f64: two blocks
+     * of 176 bytes a pass 0.57, one of 352 0.93, 6 chunks either way). */
+    const int pass = nb == 1 && nch > PT_PREF ? 10 : 0;
+    return whole * 100 + pass -
+           (int)(nch > PT_PREF ? nch - PT_PREF : PT_PREF - nch) -
            (int)((1.0 - used) * 400);
 }
 

@@ -34,6 +34,18 @@ typedef struct opt_ptile {
      * OPT_PTILE_HOT bytes only (opt_stage_place keeps a stage off them). */
     _Alignas(64) uint8_t ctl[OPT_PTILE_NCH][3][64];
 } opt_ptile;
+/* The mode sets (bit m0 * 16 + m1 * 4 + m2) of blocks of 5-8 chunks,
+ * PT_BIG in opt_avx512_perm.c: each operand dense or in one window per
+ * block (not all dense, nor 0 2 2, which no shape of the sweeps took);
+ * cond in a window per chunk beside then in one window per block (1 2 0)
+ * or beside dense then and else in one (1 0 2), only in blocks of a whole
+ * pass (opt_ptile.c's build()); then in two windows per block (2 3 0).
+ * Not two operands in a window per chunk: 11x1x7x78x1:11x6x7x78x1:
+ * 11x1x7x1x3 f16 ran 0.59 in 234-byte blocks (2 1 2), 0.55 in 468-byte
+ * ones (1 1 2). */
+#define OPT_PTILE_BIG                                                        \
+    (1ull << 2 | 1ull << 8 | 1ull << 32 | 1ull << 34 | 1ull << 40 |        \
+     1ull << 42 | 1ull << 18 | 1ull << 24 | 1ull << 44)
 #define OPT_PTILE_HOT (offsetof(opt_ptile, ctl) + 4 * 3 * 64)
 /* n whole blocks from odometer state idx, operand byte offsets off[] into
  * src[], output at d.  A block whose loads would pass operand k's end
