@@ -406,6 +406,11 @@ typedef struct warm {
 static _Thread_local warm last;
 static _Thread_local const opt_plan *refused; /* the walk refused it */
 
+void opt_phase_forget(void)
+{
+    refused = NULL;
+}
+
 static void again(void *ctx, const void *c, const void *t, const void *e,
                   void *d)
 {

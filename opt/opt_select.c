@@ -74,6 +74,8 @@ static int small(const opt_plan *p, const sel_tensor *cond,
 {
     opt_hit_act a;
     int st = 0;
+    if (!same) /* refused marks a plan by the memo's one address */
+        opt_phase_forget();
     /* cond one byte: a copy or fill of one input (rank 1 up to
      * OPT_SMALL_MAX: opt_small_run's one row) */
     if (p->in_bytes[0] == 1 && (p->rank > 1 || p->dims[0] > OPT_SMALL_MAX) &&
@@ -81,13 +83,17 @@ static int small(const opt_plan *p, const sel_tensor *cond,
         opt_small_forget(); /* its walk is of an older plan now */
     if (!st)
         st = opt_small_run(p, cond, then_, else_, dst, w, same, &a);
-    if (!st) { /* the flat walk, repeated: from the record (opt_phase.c);
-                  * else blocks, repeated (opt_bwarm.c) */
+    if (!st || st == 3) { /* the flat walk, repeated: from the record
+                  * (opt_phase.c); else the small walk's long rows (3), or
+                  * blocks, repeated (opt_bwarm.c) */
         const void *const data[3] = {cond->data, then_->data, else_->data};
+        const int rows = st == 3;
         opt_tuning tu;
         opt_tuning_get(&tu);
         st = opt_phase_small(opt_fast_full(), data, dst->data, w, same, &tu,
                              &a);
+        if (!st && rows)
+            st = opt_small_run(p, cond, then_, else_, dst, w, 2, &a);
         if (!st)
             st = opt_bwarm_small(opt_fast_full(), data, dst->data, w, same,
                                  &tu, &a);
