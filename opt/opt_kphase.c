@@ -82,11 +82,10 @@ static int check(const opt_kguard *g, int isa, size_t w, int threads,
     return 1;
 }
 
-/* opt_phase_small's refusal is kept by the plan's address, which the
- * memo's plan shares with every shape: a refused plan, then another at
- * the same address, must be tried once opt_phase_forget (a new plan in
- * opt_select.c) has run, and walk right. */
-static int forget_test(void)
+/* opt_phase_small's refusal: the memo's plan has one address for every
+ * shape, so a refused plan, then another at the same address (no call
+ * with same 0 in between), must be tried, and walk right. */
+static int refused_test(void)
 {
     static char c[36], t[40 * 36 * 4], e[36 * 4], d[40 * 36 * 4],
         want[40 * 36 * 4];
@@ -104,12 +103,10 @@ static int forget_test(void)
     p.in_bytes[0] = 36, p.in_bytes[1] = 40 * 4, p.in_bytes[2] = 36 * 4;
     opt_tuning_get(&tu);
 #define SMALL() opt_phase_small(&p, (const void *const *)src, d, 4, 1, &tu, &a)
-    r0 = SMALL(); /* refused */
+    r0 = SMALL(), r1 = SMALL(); /* refused, then refused as such */
     p.st[0][1] = p.st[2][1] = 1, p.st[1][0] = 36, p.st[1][1] = 1;
     p.in_bytes[1] = sizeof t; /* then dense, cond and else [36] */
-    r1 = SMALL(); /* still refused */
-    opt_phase_forget();
-    r2 = SMALL();
+    r2 = SMALL(); /* another plan at the same address: walked */
 #undef SMALL
     opt_kguard_want(&p, 4, src, want);
     return r0 || r1 || r2 != 2 || memcmp(d, want, sizeof d);
@@ -141,10 +138,10 @@ int opt_kphase_tests(int tests, int *failed)
     }
     opt_phase_force(1); /* the walk whatever the cost model says */
     {
-        const int bad = forget_test();
+        const int bad = refused_test();
         *failed += bad;
-        printf("%s %d - phase_forget (a refusal dropped for a new plan at "
-               "the same address)\n", bad ? "not ok" : "ok", ++tests);
+        printf("%s %d - phase_refused (a refusal kept for its plan, not for "
+               "its address)\n", bad ? "not ok" : "ok", ++tests);
     }
     opt_phase_force(0);
     opt_kguard_close(&g);

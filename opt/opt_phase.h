@@ -22,10 +22,6 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
 int opt_phase_small(const opt_plan *p, const void *const data[3], char *d,
                     size_t w, int same, const opt_tuning *tu, opt_hit_act *a);
 
-/* A new plan (the memo's plan is one address for every shape): the walk's
- * refusal of the last one is forgotten. */
-void opt_phase_forget(void);
-
 /* Tests: the walk forced on any periodic plan whatever the cost (1; 2:
  * in runs, never the wrap loop), or off (-1), or the cost model (0, the
  * default). */

@@ -74,8 +74,6 @@ static int small(const opt_plan *p, const sel_tensor *cond,
 {
     opt_hit_act a;
     int st = 0;
-    if (!same) /* refused marks a plan by the memo's one address */
-        opt_phase_forget();
     /* cond one byte: a copy or fill of one input (rank 1 up to
      * OPT_SMALL_MAX: opt_small_run's one row) */
     if (p->in_bytes[0] == 1 && (p->rank > 1 || p->dims[0] > OPT_SMALL_MAX) &&
