@@ -143,8 +143,8 @@ const opt_plan *opt_fast_full(void);
 /* Runs a plan of at most OPT_SMALL_MAX elements on the calling thread
  * (none of opt_run's threads, streams or blocks) and returns 1; 0 when the
  * call is larger, the blocks would cost less, or the tuning asks for
- * threads or streams: opt_run then.  same: p is the plan of this thread's
- * previous call, unchanged (opt_fast_plan returned 2). */
+ * threads or streams: opt_run then.  same: p is the thread's last plan,
+ * unchanged (opt_fast_plan returned 2); 2 and a return of 3: flat_first. */
 typedef struct opt_hit_act opt_hit_act;
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,

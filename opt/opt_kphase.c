@@ -82,6 +82,36 @@ static int check(const opt_kguard *g, int isa, size_t w, int threads,
     return 1;
 }
 
+/* opt_phase_small's refusal: the memo's plan has one address for every
+ * shape, so a refused plan, then another at the same address (no call
+ * with same 0 in between), must be tried, and walk right. */
+static int refused_test(void)
+{
+    static char c[36], t[40 * 36 * 4], e[36 * 4], d[40 * 36 * 4],
+        want[40 * 36 * 4];
+    char *const src[3] = {c, t, e};
+    opt_plan p;
+    opt_tuning tu;
+    opt_hit_act a;
+    int r0, r1, r2;
+    for (size_t i = 0; i < sizeof t; i++)
+        t[i] = (char)draw(256), c[i % 36] = (char)draw(2),
+        e[i % 144] = (char)draw(256);
+    memset(&p, 0, sizeof p);
+    p.rank = 2, p.dims[0] = 40, p.dims[1] = 36;
+    p.st[1][0] = 1; /* then [40,1]: not periodic */
+    p.in_bytes[0] = 36, p.in_bytes[1] = 40 * 4, p.in_bytes[2] = 36 * 4;
+    opt_tuning_get(&tu);
+#define SMALL() opt_phase_small(&p, (const void *const *)src, d, 4, 1, &tu, &a)
+    r0 = SMALL(), r1 = SMALL(); /* refused, then refused as such */
+    p.st[0][1] = p.st[2][1] = 1, p.st[1][0] = 36, p.st[1][1] = 1;
+    p.in_bytes[1] = sizeof t; /* then dense, cond and else [36] */
+    r2 = SMALL(); /* another plan at the same address: walked */
+#undef SMALL
+    opt_kguard_want(&p, 4, src, want);
+    return r0 || r1 || r2 != 2 || memcmp(d, want, sizeof d);
+}
+
 int opt_kphase_tests(int tests, int *failed)
 {
     opt_kguard g = {0};
@@ -105,6 +135,13 @@ int opt_kphase_tests(int tests, int *failed)
         printf("%s %d - phase_%s (%d plans walked, widths 1-8, 1 and 3 "
                "threads, %s)\n", bad ? "not ok" : "ok", tests, opt_isa_name(isa),
                ran, opt_wrap_kernel(isa, 0) ? "wrap loop and runs" : "runs");
+    }
+    opt_phase_force(1); /* the walk whatever the cost model says */
+    {
+        const int bad = refused_test();
+        *failed += bad;
+        printf("%s %d - phase_refused (a refusal kept for its plan, not for "
+               "its address)\n", bad ? "not ok" : "ok", ++tests);
     }
     opt_phase_force(0);
     opt_kguard_close(&g);

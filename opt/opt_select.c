@@ -81,13 +81,17 @@ static int small(const opt_plan *p, const sel_tensor *cond,
         opt_small_forget(); /* its walk is of an older plan now */
     if (!st)
         st = opt_small_run(p, cond, then_, else_, dst, w, same, &a);
-    if (!st) { /* the flat walk, repeated: from the record (opt_phase.c);
-                  * else blocks, repeated (opt_bwarm.c) */
+    if (!st || st == 3) { /* the flat walk, repeated: from the record
+                  * (opt_phase.c); else the small walk's long rows (3), or
+                  * blocks, repeated (opt_bwarm.c) */
         const void *const data[3] = {cond->data, then_->data, else_->data};
+        const int rows = st == 3;
         opt_tuning tu;
         opt_tuning_get(&tu);
         st = opt_phase_small(opt_fast_full(), data, dst->data, w, same, &tu,
                              &a);
+        if (!st && rows)
+            st = opt_small_run(p, cond, then_, else_, dst, w, 2, &a);
         if (!st)
             st = opt_bwarm_small(opt_fast_full(), data, dst->data, w, same,
                                  &tu, &a);
