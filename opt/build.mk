@@ -20,6 +20,15 @@ OPT_SRC := opt/opt_shape.c opt/opt_fast.c opt/opt_plan.c opt/opt_dispatch.c opt/
 OPT_OBJ := $(OPT_SRC:%.c=$(O)/%.o)
 OPT_HDR := opt/opt.h opt/opt_phase.h opt/opt_pick.h opt/opt_wrap.h opt/opt_rows.h opt/opt_stage.h opt/opt_ptile.h opt/opt_past.h opt/opt_kernels.h opt/opt_vloop.h spec/select.h
 
+# Every opt function starts at 0 mod 64, so its speed no longer hangs on
+# where the link puts it: with gcc's default 16, a shift of 16-48 bytes in
+# the objects before a kernel moved shapes by 10-25% (the flat walk's
+# 1x3x8x1:2x8x3x8x44:8x1:u8:pdpd:-1: 780-960 ns with opt_x8_vvv__avx512 at
+# 16 mod 64, 630-690 ns at 0/32/48; aligned, 635-690 ns after any shift).
+# Costs 7 KB of text and call_64_f32 about 0.5 ns (opt_hit_try runs best at
+# 48 mod 64). Details: opt/NOTES.md "Code layout".
+OPT_ALIGN := -falign-functions=64
+
 OPT_ISAFLAGS_opt_sse2   := -msse2
 OPT_ISAFLAGS_opt_avx2   := -mavx2
 OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl
@@ -28,7 +37,7 @@ OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(OPT_ISAFLAGS_$*) -fvisibility=hidden -pthread -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(OPT_ISAFLAGS_$*) $(OPT_ALIGN) -fvisibility=hidden -pthread -c $< -o $@
 
 $(O)/libselect_opt.a: $(OPT_OBJ)
 	@rm -f $@
