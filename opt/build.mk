@@ -22,9 +22,9 @@ OPT_HDR := opt/opt.h opt/opt_phase.h opt/opt_pick.h opt/opt_wrap.h opt/opt_rows.
 
 # Every opt function starts at 0 mod 64, so its speed no longer hangs on
 # where the link puts it: with gcc's default 16, a shift of 16-48 bytes in
-# the objects before a kernel moved shapes by 10-25% (the flat walk's
-# 1x3x8x1:2x8x3x8x44:8x1:u8:pdpd:-1: 780-960 ns with opt_x8_vvv__avx512 at
-# 16 mod 64, 630-690 ns at 0/32/48; aligned, 635-690 ns after any shift).
+# the objects before a kernel moved shapes by 10-25% (opt_block's
+# 1x3x8x1:2x8x3x8x44:8x1:u8:pdpd:-1 ran 770-960 ns after some shifts and
+# 630-700 ns after others; aligned, 635-690 ns after every shift).
 # Costs 7 KB of text and call_64_f32 about 0.5 ns (opt_hit_try runs best at
 # 48 mod 64). Details: opt/NOTES.md "Code layout".
 OPT_ALIGN := -falign-functions=64
