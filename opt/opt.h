@@ -73,6 +73,10 @@ typedef struct opt_plan {
     /* Short inner rows run in blocks (opt_block.c): axes btop+1.. whole
      * (binner elements) times up to brows of axis btop; btop < 0: rows. */
     int32_t btop;
+    /* opt_fast.c numbers the plans it makes on a thread: a memo keyed by
+     * the plan's address, which the thread's plan memo keeps for every
+     * shape, compares this too (opt_phase.c's refusal). */
+    uint32_t gen;
     int64_t binner, brows;
 } opt_plan;
 

@@ -167,6 +167,7 @@ typedef struct memo {
     opt_plan p;
 } memo;
 static _Thread_local memo last;
+static _Thread_local uint32_t plans_made; /* opt_plan.gen */
 
 static int same_call(const memo *m, const sel_tensor *const t[4],
                      sel_broadcast b)
@@ -229,6 +230,7 @@ plan(memo *m, const sel_tensor *const t[4], sel_broadcast b,
     if (!args_ok(t, b) || !layout(t, b, &L) || t[3]->rank != L.R)
         return 0;
     m->ok = m->handed = 0; /* the plan below overwrites the memo's */
+    p->gen = ++plans_made;
     numpy1.R = L.R;
     w = sel_dtype_size(t[1]->dtype);
     /* numpy one way, the common mode, gets a copy with its layout known;

@@ -98,7 +98,7 @@ static int refused_test(void)
         t[i] = (char)draw(256), c[i % 36] = (char)draw(2),
         e[i % 144] = (char)draw(256);
     memset(&p, 0, sizeof p);
-    p.rank = 2, p.dims[0] = 40, p.dims[1] = 36;
+    p.rank = 2, p.dims[0] = 40, p.dims[1] = 36, p.gen = 1;
     p.st[1][0] = 1; /* then [40,1]: not periodic */
     p.in_bytes[0] = 36, p.in_bytes[1] = 40 * 4, p.in_bytes[2] = 36 * 4;
     opt_tuning_get(&tu);
@@ -106,6 +106,7 @@ static int refused_test(void)
     r0 = SMALL(), r1 = SMALL(); /* refused, then refused as such */
     p.st[0][1] = p.st[2][1] = 1, p.st[1][0] = 36, p.st[1][1] = 1;
     p.in_bytes[1] = sizeof t; /* then dense, cond and else [36] */
+    p.gen = 2; /* as opt_fast.c numbers a new plan */
     r2 = SMALL(); /* another plan at the same address: walked */
 #undef SMALL
     opt_kguard_want(&p, 4, src, want);

@@ -405,24 +405,13 @@ typedef struct warm {
 } warm;
 static _Thread_local warm last;
 /* The plan the walk refused: its address, which the memo's plan shares
- * with every shape, and a key of its dims and strides (a refusal kept for
- * the address alone kept the next shape from the walk when its first call
- * did not come here). */
+ * with every shape, and its number (a refusal kept for the address alone
+ * kept the next shape from the walk when its first call did not come
+ * here). */
 static _Thread_local struct {
     const opt_plan *p;
-    uint64_t key;
+    uint32_t gen;
 } refused;
-
-static uint64_t key_of(const opt_plan *p, size_t w)
-{
-    uint64_t h = (uint64_t)p->rank * 8 + w;
-    for (int32_t i = 0; i < p->rank; i++)
-        h = ((((h ^ (uint64_t)p->dims[i]) * 0x9e3779b97f4a7c15u ^
-               (uint64_t)p->st[0][i]) * 0x9e3779b97f4a7c15u ^
-              (uint64_t)p->st[1][i]) * 0x9e3779b97f4a7c15u ^
-             (uint64_t)p->st[2][i]) * 0x9e3779b97f4a7c15u;
-    return h;
-}
 
 static void again(void *ctx, const void *c, const void *t, const void *e,
                   void *d)
@@ -442,21 +431,19 @@ int opt_phase_small(const opt_plan *p, const void *const data[3], char *d,
 {
     warm *const m = &last;
     size_t n = 1;
-    uint64_t key;
 
     if (!same) {
         refused.p = NULL; /* a new plan: try it when it repeats */
         return 0;
     }
-    key = key_of(p, w);
-    if (refused.p == p && refused.key == key)
+    if (refused.p == p && refused.gen == p->gen)
         return 0;
     for (int32_t i = 0; i < p->rank; i++)
         n *= (size_t)p->dims[i];
     m->isa = opt_isa_active();
     if (n * w >= tu->parallel_min || p->footprint > tu->nt_min ||
         !prepare(&m->x, p, data, d, w, m->isa, 0)) {
-        refused.p = p, refused.key = key;
+        refused.p = p, refused.gen = p->gen;
         return 0;
     }
     m->p = *p;
