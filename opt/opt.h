@@ -413,6 +413,8 @@ int opt_isa_supported(int isa);     /* the CPU and the OS both allow it */
 const char *opt_isa_name(int isa);  /* "scalar", ...; "?" out of range */
 int opt_isa_active(void);           /* SEL_ISA, else the best supported */
 int opt_cpu_vbmi(void);             /* AVX512-VBMI runs (with the avx512 level) */
+int opt_cpu_split512(void);         /* 512-bit ops run as 256-bit halves (Zen 4);
+                                     * SEL_SPLIT512=0|1 overrides */
 /* Tests only: switch the level for later calls; fails (returns -1) when
  * the level is not supported.  Not for use while calls are in flight. */
 int opt_isa_force(int isa);

@@ -49,6 +49,11 @@ opt_kernel_fn *opt_kernel(int isa, int width, int kind)
 }
 
 static int vbmi; /* AVX512-VBMI (vpermb), with the avx512 level */
+/* 512-bit operations run as two 256-bit halves: AMD family 19h (Zen 4).
+ * Zen 5 (family 1Ah) has full-width 512-bit units, and the choices opt
+ * made on Zen 4 (stores in 256-bit halves, ...) are not all right there;
+ * a choice that differs between the two asks opt_cpu_split512(). */
+static int split512;
 
 #if defined(__x86_64__)
 static uint64_t xgetbv0(void)
@@ -56,6 +61,18 @@ static uint64_t xgetbv0(void)
     uint32_t lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     return ((uint64_t)hi << 32) | lo;
+}
+
+/* The CPU family of an AMD CPU (base + extended, cpuid 1), 0 otherwise. */
+static unsigned amd_family(void)
+{
+    unsigned a, b, c, d, f;
+    if (!__get_cpuid(0, &a, &b, &c, &d) ||
+        b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u ||
+        !__get_cpuid(1, &a, &b, &c, &d)) /* "AuthenticAMD" */
+        return 0;
+    f = (a >> 8) & 0xf;
+    return f == 0xf ? f + ((a >> 20) & 0xff) : f;
 }
 
 /* Bits of the answer: 1 << OPT_ISA_x for every level that runs. */
@@ -82,6 +99,7 @@ static unsigned detect(void)
         (b & (1u << 31)) && (ok & (1u << OPT_ISA_avx2)))
         ok |= 1u << OPT_ISA_avx512;
     vbmi = (ok & (1u << OPT_ISA_avx512)) && (c & (1u << 1));
+    split512 = amd_family() == 0x19;
     return ok;
 }
 #elif defined(__aarch64__)
@@ -112,9 +130,15 @@ static int best_at_most(int isa)
 static void resolve(void)
 {
     const char *want = getenv("SEL_ISA");
+    const char *split = getenv("SEL_SPLIT512");
     int isa, i;
 
     supported = detect();
+    if (split && (!strcmp(split, "0") || !strcmp(split, "1")))
+        split512 = *split == '1'; /* measurement: the other CPU's choices */
+    else if (split && *split)
+        fprintf(stderr, "libselect_opt: SEL_SPLIT512=%s is not 0 or 1; "
+                "using %d\n", split, split512);
     isa = best_at_most(OPT_ISA_COUNT - 1);
     if (want && *want) {
         for (i = 0; i < OPT_ISA_COUNT && strcmp(want, names[i]) != 0; i++)
@@ -160,4 +184,10 @@ int opt_cpu_vbmi(void)
 {
     pthread_once(&once, resolve);
     return vbmi;
+}
+
+int opt_cpu_split512(void)
+{
+    pthread_once(&once, resolve);
+    return split512;
 }

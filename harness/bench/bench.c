@@ -90,20 +90,29 @@ static int parse_args(args *a, int argc, char **argv)
 
 static void header(const args *a)
 {
-    char model[128] = "?", line[256];
+    char model[128] = "?", fam[16] = "?", mod[16] = "?", line[256];
     FILE *f = fopen("/proc/cpuinfo", "r");
     opt_tuning tu;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-            snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
-            model[strcspn(model, "\n")] = 0;
-            break;
-        }
+    /* The family and model name the microarchitecture (AMD 25 = Zen 3/4,
+     * 26 = Zen 5); "AMD EPYC" alone does not, and opt's choices differ. */
+    while (f && fgets(line, sizeof line, f) && strncmp(line, "model name", 10)) {
+        char *v = strchr(line, ':');
+        if (v && !strncmp(line, "cpu family", 10))
+            snprintf(fam, sizeof fam, "%s", v + 2);
+        else if (v && !strncmp(line, "model\t", 6))
+            snprintf(mod, sizeof mod, "%s", v + 2);
+    }
+    if (f && strchr(line, ':')) {
+        snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+        model[strcspn(model, "\n")] = 0;
+    }
+    fam[strcspn(fam, "\n")] = 0, mod[strcspn(mod, "\n")] = 0;
     if (f)
         fclose(f);
     opt_tuning_get(&tu);
-    printf("# bench: %s; opt %s, yardstick %s; threads online %d; parallel >= %zu KiB, "
-           "streams above %zu MiB of footprint\n", model, opt_isa_name(opt_isa_active()),
+    printf("# bench: %s (family %s model %s); opt %s%s, yardstick %s; threads online %d; "
+           "parallel >= %zu KiB, streams above %zu MiB of footprint\n", model, fam, mod,
+           opt_isa_name(opt_isa_active()), opt_cpu_split512() ? " (split512)" : "",
            h_stream_isa(), opt_threads(), tu.parallel_min >> 10, tu.nt_min >> 20);
     printf("# yardsticks (no select, the bytes of the call, same store policy and pool as opt):\n"
            "#   fused: all streams advance together per output vector (dst = then ^ else ^ "
