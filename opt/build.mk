@@ -70,15 +70,19 @@ check-opt-exports: $(O)/libselect_opt.so
 	    echo "check-opt-exports: $< exports: $$syms" >&2; exit 1; fi; \
 	echo "check-opt-exports: $< exports only sel_get_impl"
 
-# SEL_ISA and SEL_NUM_THREADS: honoured when valid; otherwise one line on
-# stderr and the default (the best level this machine runs; online CPUs).
+# SEL_ISA, SEL_NUM_THREADS and SEL_SPLIT512: honoured when valid; otherwise
+# one line on stderr and the default (the best level this machine runs;
+# online CPUs; what cpuid says of 512-bit halves).
 check-opt-env: $(O)/opt/opt_ktest
 	@K=$(O)/opt/opt_ktest; best=$$($$K --supported | tail -1); cpus=$$(getconf _NPROCESSORS_ONLN); \
-	test "$$(SEL_ISA=scalar SEL_NUM_THREADS=3 $$K --active)" = "scalar 3" && \
-	test "$$(SEL_ISA= SEL_NUM_THREADS= $$K --active)" = "$$best $$cpus" && \
-	test "$$(SEL_ISA=bogus SEL_NUM_THREADS=0 $$K --active 2>$(O)/opt/env.err)" = "$$best $$cpus" && \
+	split=$$(SEL_SPLIT512= $$K --active | cut -d' ' -f3); \
+	test "$$(SEL_ISA=scalar SEL_NUM_THREADS=3 SEL_SPLIT512=1 $$K --active)" = "scalar 3 1" && \
+	test "$$(SEL_SPLIT512=0 $$K --active | cut -d' ' -f3)" = 0 && \
+	test "$$(SEL_ISA= SEL_NUM_THREADS= SEL_SPLIT512= $$K --active)" = "$$best $$cpus $$split" && \
+	test "$$(SEL_ISA=bogus SEL_NUM_THREADS=0 SEL_SPLIT512=2 $$K --active 2>$(O)/opt/env.err)" = "$$best $$cpus $$split" && \
 	grep -q "SEL_ISA=bogus is not one of" $(O)/opt/env.err && grep -q "SEL_NUM_THREADS=0 is not" $(O)/opt/env.err && \
-	echo "check-opt-env: SEL_ISA and SEL_NUM_THREADS honoured, bad values fall back to $$best/$$cpus with a message" || \
+	grep -q "SEL_SPLIT512=2 is not 0 or 1" $(O)/opt/env.err && \
+	echo "check-opt-env: SEL_ISA, SEL_NUM_THREADS and SEL_SPLIT512 honoured, bad values fall back to $$best/$$cpus/$$split with a message" || \
 	{ echo "check-opt-env: failed" >&2; cat $(O)/opt/env.err >&2; exit 1; }
 
 check-opt-kernels: $(O)/opt/opt_ktest $(O)/opt/opt_kpool

@@ -505,8 +505,10 @@ int main(int argc, char **argv)
     int isa, wi, kind, nt, tests = 0, failed = 0;
 
     if (argc > 1 && !strcmp(argv[1], "--active")) {
-        /* What SEL_ISA and SEL_NUM_THREADS resolved to (check-opt-env). */
-        printf("%s %d\n", opt_isa_name(opt_isa_active()), opt_threads());
+        /* What SEL_ISA, SEL_NUM_THREADS and SEL_SPLIT512 resolved to
+         * (check-opt-env). */
+        printf("%s %d %d\n", opt_isa_name(opt_isa_active()), opt_threads(),
+               opt_cpu_split512());
         return 0;
     }
     if (argc > 1 && !strcmp(argv[1], "--supported")) {
