@@ -146,9 +146,12 @@ static inline void hstoreu(char *p, HT v)
 {
     _mm256_storeu_si256((__m256i *)(void *)p, v);
 }
+/* In a register (not folded into the masked blend: vreg). */
 static inline HT hloadu(const char *p)
 {
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
+    HT v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __asm__("" : "+v"(v));
+    return v;
 }
 /* One vector's elements at d from cond at c, then at t, else at e (ts,
  * es: the splats tv, ev), as two halves; sh: the lanes of a half. */

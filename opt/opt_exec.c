@@ -27,8 +27,12 @@
 /* Rows with more output than this and no streams: the kernels' loops in
  * 256-bit halves (OPT_HALF, opt_avx512.c: 4x168:4x168:Nx1x1 i64, 0.67 ->
  * 0.90 of the yardstick at 28 MiB, 0.76 -> 0.93 at 16, 1.09 -> 0.89 at
- * 4 (512-bit stores win there), about even at 12). */
+ * 4 (512-bit stores win there), about even at 12).  Zen 4 only
+ * (opt_cpu_split512): on Zen 5, with the blend's loads unfolded, the
+ * 512-bit loop wins at every size (N = 3000, 16 MB: 0.62-0.69 in halves,
+ * 0.93-0.95 without; 17x1x6x4x168:... i64 0.74-0.78 -> 0.82-0.83). */
 #define HALF_MIN_DEFAULT ((size_t)12 << 20)
+#define HALF_MIN_FULL512 SIZE_MAX
 
 static atomic_size_t parallel_min, chunk_min, nt_min, half_min;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -62,7 +66,9 @@ static void store(const opt_tuning *t)
     atomic_store(&parallel_min, t ? t->parallel_min : PARALLEL_MIN_DEFAULT);
     atomic_store(&chunk_min, t ? t->chunk_min : CHUNK_MIN_DEFAULT);
     atomic_store(&nt_min, t ? t->nt_min : llc_bytes());
-    atomic_store(&half_min, t ? t->half_min : HALF_MIN_DEFAULT);
+    atomic_store(&half_min, t ? t->half_min
+                              : opt_cpu_split512() ? HALF_MIN_DEFAULT
+                                                   : HALF_MIN_FULL512);
 }
 
 static atomic_int ready; /* 1 once defaults ran: skips pthread_once */
