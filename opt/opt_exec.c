@@ -139,6 +139,17 @@ typedef struct run {
  * at N = 250-400, 18-28 MB, mixed to worse without). */
 #define AHEAD_MIN ((size_t)8 << 20)
 
+/* Row copies of at most FAR_ROW bytes past AHEAD_MIN: the rows FAR_BYTES
+ * ahead are requested whole, one row's source per row copied, instead of
+ * the next row's in SEG pieces: a row of 1579 bytes is too short for one
+ * row of lead to cover DRAM's latency (286x148x1:286x148x1579:... i8
+ * numpy, Zen 5, streams: 0.44-0.47 of the yardstick with the next row
+ * requested, 0.52 one row ahead whole, 0.59 four, 0.63-0.73 eight (12
+ * KiB), 0.56-0.82 sixteen, 0.46-0.77 32; the 4 KiB rows of rowbcast_f32
+ * gained nothing within the noise and keep SEG). */
+#define FAR_ROW ((size_t)2 << 10)
+#define FAR_BYTES ((size_t)12 << 10)
+
 /* The source of a cond-constant row at off: then or else (COND-NZ-1),
  * and whether it advances along the row (copy) or not (fill). */
 static const char *row_src(const run *x, const int64_t *off, int *advances)
@@ -229,6 +240,37 @@ static void edge_row(const run *x, int64_t len, const int64_t *off,
     }
 }
 
+/* Far requests (FAR_ROW): the row `rows` rows ahead of the walk (its
+ * odometer idx, off; its first element pos), its source requested whole
+ * while it lies inside the range (past it, the rows are another chunk's;
+ * the odometer wraps, so its cond byte is always inside cond). */
+typedef struct far {
+    int64_t idx[SEL_MAX_RANK], off[3], pos, rows;
+} far;
+
+static void far_init(const run *x, far *f, int64_t row)
+{
+    const opt_plan *p = x->p;
+    const size_t bytes = (size_t)p->dims[p->rank - 1] * x->w;
+    f->rows = (int64_t)((FAR_BYTES + bytes - 1) / bytes);
+    f->off[0] = f->off[1] = f->off[2] = 0;
+    f->pos = (row + f->rows) * p->dims[p->rank - 1];
+    opt_odometer_seek(p, row + f->rows, p->rank - 2, f->idx, f->off);
+}
+
+static void far_step(const run *x, far *f, int64_t end)
+{
+    const opt_plan *p = x->p;
+    const int64_t n = p->dims[p->rank - 1];
+    int adv;
+    const char *s;
+    if (f->pos + n <= end && (s = row_src(x, f->off, &adv)) && adv)
+        for (size_t b = 0; b < (size_t)n * x->w; b += 64)
+            __builtin_prefetch(s + b, 0, 2);
+    f->pos += n;
+    opt_odometer(p, f->idx, f->off, p->rank - 2, -1);
+}
+
 static void run_rows(const run *x, int64_t begin, int64_t end)
 {
     const opt_plan *p = x->p;
@@ -236,10 +278,14 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
     const int64_t n = p->dims[outer];
     int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
     int64_t j = begin % n, pos = begin;
+    const int fr = !x->kern && x->ahead_rows && (size_t)n * x->w <= FAR_ROW;
+    far f;
     edge g;
 
     g.line = NULL;
     opt_odometer_seek(p, begin / n, outer - 1, idx, off);
+    if (fr)
+        far_init(x, &f, begin / n);
     while (pos < end) {
         const int64_t len = n - j < end - pos ? n - j : end - pos;
         const int64_t cur[3] = {off[0], off[1], off[2]};
@@ -248,8 +294,10 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
         opt_odometer(p, idx, off, outer - 1, -1); /* the next row */
         /* The next row's source, to prefetch (only within this range: a
          * prefetch may not fault, but the cond byte read here would). */
-        if (!x->kern && x->ahead_rows && pos + len + n <= end &&
-            (next = row_src(x, off, &adv)) && !adv)
+        if (fr)
+            far_step(x, &f, end);
+        else if (!x->kern && x->ahead_rows && pos + len + n <= end &&
+                 (next = row_src(x, off, &adv)) && !adv)
             next = NULL;
         if (x->edge)
             edge_row(x, len, cur, j, x->d + (size_t)pos * x->w, next, &g);
