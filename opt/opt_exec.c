@@ -139,14 +139,15 @@ typedef struct run {
  * at N = 250-400, 18-28 MB, mixed to worse without). */
 #define AHEAD_MIN ((size_t)8 << 20)
 
-/* Row copies of at most FAR_ROW bytes past AHEAD_MIN: the rows FAR_BYTES
- * ahead are requested whole, one row's source per row copied, instead of
- * the next row's in SEG pieces: a row of 1579 bytes is too short for one
- * row of lead to cover DRAM's latency (286x148x1:286x148x1579:... i8
- * numpy, Zen 5, streams: 0.44-0.47 of the yardstick with the next row
- * requested, 0.52 one row ahead whole, 0.59 four, 0.63-0.73 eight (12
- * KiB), 0.56-0.82 sixteen, 0.46-0.77 32; the 4 KiB rows of rowbcast_f32
- * gained nothing within the noise and keep SEG). */
+/* Row copies of at most FAR_ROW bytes under streams (the sources come
+ * from DRAM): the row FAR_BYTES ahead is requested whole, one row's source
+ * per row copied, instead of the next row's in SEG pieces: one row of 1579
+ * bytes is too little lead for DRAM's latency (286x148x1:286x148x1579:...
+ * i8 numpy, Zen 5: 0.44-0.47 of the yardstick with the next row requested,
+ * 0.52 one row ahead whole, 0.59 four, 0.63-0.73 eight (12 KiB),
+ * 0.56-0.82 sixteen, 0.46-0.77 32).  The 4 KiB rows of rowbcast_f32
+ * gained nothing within the noise and keep SEG, and so do rows without
+ * streams (from L3: 3000x1:3000x1579:3000x1579 u8, no gain seen). */
 #define FAR_ROW ((size_t)2 << 10)
 #define FAR_BYTES ((size_t)12 << 10)
 
@@ -278,7 +279,8 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
     const int64_t n = p->dims[outer];
     int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
     int64_t j = begin % n, pos = begin;
-    const int fr = !x->kern && x->ahead_rows && (size_t)n * x->w <= FAR_ROW;
+    const int fr = !x->kern && x->ahead_rows && x->nt &&
+                   (size_t)n * x->w <= FAR_ROW;
     far f;
     edge g;
 

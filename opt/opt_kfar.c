@@ -1,12 +1,13 @@
 /* opt_kfar.c - kernel test of the row copies that request rows far ahead
  * (opt_exec.c, FAR_ROW: cond constant per row, rows of at most 2 KiB,
- * footprint past AHEAD_MIN).  cond [R,1], then and else [R,K] each end
- * just before a page that cannot be read (any read past an operand
- * faults); the output is compared with a plain loop.  Run with regular
- * stores on one thread, with streams (rows that end inside a line:
- * edge_row), and in chunks on two threads that end inside rows, at widths
- * 1 and 4; all six reach the far requests (a print), and a walk that took
- * the far row's cond for the row's fails all six.
+ * footprint past AHEAD_MIN, streams).  cond [R,1], then and else [R,K]
+ * each end just before a page that cannot be read (any read past an
+ * operand faults); the output is compared with a plain loop.  Rows of 1579
+ * bytes (edge_row's buffered line ends) and of 2048 (whole lines), with
+ * streams on one thread and in chunks on two threads that end inside
+ * rows (the four reach the far requests: a print), and with regular
+ * stores (the next-row requests, for comparison).  A walk that took the
+ * far row's cond for the row's fails the four.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ typedef struct far_case {
 
 /* R*K*w per input: footprints of 14 and 9 MB, past AHEAD_MIN (8 MiB). */
 static const far_case cases[2] = {{3000, 1579, SEL_DT_I8, 1},
-                                  {1500, 500, SEL_DT_F32, 4}};
+                                  {1500, 512, SEL_DT_F32, 4}};
 
 /* One call under tuning tu and th threads; 1 when the output is wrong. */
 static int far_one(const far_case *fc, const opt_tuning *tu, int th,
@@ -54,15 +55,16 @@ static int far_one(const far_case *fc, const opt_tuning *tu, int th,
 
 int opt_kfar_tests(int tests, int *failed)
 {
-    static const char *const how[3] = {"one thread", "streams",
-                                       "two threads, chunks inside rows"};
+    static const char *const how[3] = {
+        "regular stores (next-row requests)", "streams, one thread",
+        "streams, two threads, chunks inside rows"};
     uint64_t seed = 0x2545f4914f6cdd1du;
     opt_tuning def, tu[3];
 
     opt_tuning_get(&def);
     tu[0] = def, tu[0].parallel_min = (size_t)-1, tu[0].nt_min = (size_t)-1;
     tu[1] = tu[0], tu[1].nt_min = 0;
-    tu[2] = tu[0], tu[2].parallel_min = 0, tu[2].chunk_min = 100000;
+    tu[2] = tu[1], tu[2].parallel_min = 0, tu[2].chunk_min = 100000;
     for (int i = 0; i < 2; i++) {
         const far_case *fc = &cases[i];
         const size_t bytes = (size_t)fc->rows * (size_t)fc->k * fc->w;
