@@ -47,9 +47,9 @@ $(O)/libselect_opt.a: $(OPT_OBJ)
 $(O)/libselect_opt.so: $(OPT_OBJ) $(O)/opt/opt_export.o
 	$(CC) -shared -pthread -Wl,-z,nodelete $(LDFLAGS_ALL) $^ -o $@
 
-$(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o $(O)/opt/opt_kptile.o $(O)/opt/opt_kguard.o: opt/opt_ktests.h
+$(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o $(O)/opt/opt_kptile.o $(O)/opt/opt_kfar.o $(O)/opt/opt_kguard.o: opt/opt_ktests.h
 $(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o \
-                  $(O)/opt/opt_kptile.o \
+                  $(O)/opt/opt_kptile.o $(O)/opt/opt_kfar.o \
                   $(O)/opt/opt_kguard.o $(O)/libselect_opt.a
 	$(CC) -pthread $(LDFLAGS_ALL) $^ -o $@
 

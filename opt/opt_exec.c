@@ -27,8 +27,12 @@
 /* Rows with more output than this and no streams: the kernels' loops in
  * 256-bit halves (OPT_HALF, opt_avx512.c: 4x168:4x168:Nx1x1 i64, 0.67 ->
  * 0.90 of the yardstick at 28 MiB, 0.76 -> 0.93 at 16, 1.09 -> 0.89 at
- * 4 (512-bit stores win there), about even at 12). */
+ * 4 (512-bit stores win there), about even at 12).  Zen 4 only
+ * (opt_cpu_split512): on Zen 5, with the blend's loads unfolded, the
+ * 512-bit loop wins at every size (N = 3000, 16 MB: 0.62-0.69 in halves,
+ * 0.93-0.95 without; 17x1x6x4x168:... i64 0.74-0.78 -> 0.82-0.83). */
 #define HALF_MIN_DEFAULT ((size_t)12 << 20)
+#define HALF_MIN_FULL512 SIZE_MAX
 
 static atomic_size_t parallel_min, chunk_min, nt_min, half_min;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -62,7 +66,9 @@ static void store(const opt_tuning *t)
     atomic_store(&parallel_min, t ? t->parallel_min : PARALLEL_MIN_DEFAULT);
     atomic_store(&chunk_min, t ? t->chunk_min : CHUNK_MIN_DEFAULT);
     atomic_store(&nt_min, t ? t->nt_min : llc_bytes());
-    atomic_store(&half_min, t ? t->half_min : HALF_MIN_DEFAULT);
+    atomic_store(&half_min, t ? t->half_min
+                              : opt_cpu_split512() ? HALF_MIN_DEFAULT
+                                                   : HALF_MIN_FULL512);
 }
 
 static atomic_int ready; /* 1 once defaults ran: skips pthread_once */
@@ -132,6 +138,18 @@ typedef struct run {
  * 11 MB, 191 -> 170 us; 256x1:256x4096:256x4096 f32, 8 MB, 126 -> 113 us;
  * at N = 250-400, 18-28 MB, mixed to worse without). */
 #define AHEAD_MIN ((size_t)8 << 20)
+
+/* Row copies of at most FAR_ROW bytes under streams (the sources come
+ * from DRAM): the row FAR_BYTES ahead is requested whole, one row's source
+ * per row copied, instead of the next row's in SEG pieces: one row of 1579
+ * bytes is too little lead for DRAM's latency (286x148x1:286x148x1579:...
+ * i8 numpy, Zen 5: 0.44-0.47 of the yardstick with the next row requested,
+ * 0.52 one row ahead whole, 0.59 four, 0.63-0.73 eight (12 KiB),
+ * 0.56-0.82 sixteen, 0.46-0.77 32).  The 4 KiB rows of rowbcast_f32
+ * gained nothing within the noise and keep SEG, and so do rows without
+ * streams (from L3: 3000x1:3000x1579:3000x1579 u8, no gain seen). */
+#define FAR_ROW ((size_t)2 << 10)
+#define FAR_BYTES ((size_t)12 << 10)
 
 /* The source of a cond-constant row at off: then or else (COND-NZ-1),
  * and whether it advances along the row (copy) or not (fill). */
@@ -223,6 +241,37 @@ static void edge_row(const run *x, int64_t len, const int64_t *off,
     }
 }
 
+/* Far requests (FAR_ROW): the row `rows` rows ahead of the walk (its
+ * odometer idx, off; its first element pos), its source requested whole
+ * while it lies inside the range (past it, the rows are another chunk's;
+ * the odometer wraps, so its cond byte is always inside cond). */
+typedef struct far {
+    int64_t idx[SEL_MAX_RANK], off[3], pos, rows;
+} far;
+
+static void far_init(const run *x, far *f, int64_t row)
+{
+    const opt_plan *p = x->p;
+    const size_t bytes = (size_t)p->dims[p->rank - 1] * x->w;
+    f->rows = (int64_t)((FAR_BYTES + bytes - 1) / bytes);
+    f->off[0] = f->off[1] = f->off[2] = 0;
+    f->pos = (row + f->rows) * p->dims[p->rank - 1];
+    opt_odometer_seek(p, row + f->rows, p->rank - 2, f->idx, f->off);
+}
+
+static void far_step(const run *x, far *f, int64_t end)
+{
+    const opt_plan *p = x->p;
+    const int64_t n = p->dims[p->rank - 1];
+    int adv;
+    const char *s;
+    if (f->pos + n <= end && (s = row_src(x, f->off, &adv)) && adv)
+        for (size_t b = 0; b < (size_t)n * x->w; b += 64)
+            __builtin_prefetch(s + b, 0, 2);
+    f->pos += n;
+    opt_odometer(p, f->idx, f->off, p->rank - 2, -1);
+}
+
 static void run_rows(const run *x, int64_t begin, int64_t end)
 {
     const opt_plan *p = x->p;
@@ -230,10 +279,15 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
     const int64_t n = p->dims[outer];
     int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
     int64_t j = begin % n, pos = begin;
+    const int fr = !x->kern && x->ahead_rows && x->nt &&
+                   (size_t)n * x->w <= FAR_ROW;
+    far f;
     edge g;
 
     g.line = NULL;
     opt_odometer_seek(p, begin / n, outer - 1, idx, off);
+    if (fr)
+        far_init(x, &f, begin / n);
     while (pos < end) {
         const int64_t len = n - j < end - pos ? n - j : end - pos;
         const int64_t cur[3] = {off[0], off[1], off[2]};
@@ -242,8 +296,10 @@ static void run_rows(const run *x, int64_t begin, int64_t end)
         opt_odometer(p, idx, off, outer - 1, -1); /* the next row */
         /* The next row's source, to prefetch (only within this range: a
          * prefetch may not fault, but the cond byte read here would). */
-        if (!x->kern && x->ahead_rows && pos + len + n <= end &&
-            (next = row_src(x, off, &adv)) && !adv)
+        if (fr)
+            far_step(x, &f, end);
+        else if (!x->kern && x->ahead_rows && pos + len + n <= end &&
+                 (next = row_src(x, off, &adv)) && !adv)
             next = NULL;
         if (x->edge)
             edge_row(x, len, cur, j, x->d + (size_t)pos * x->w, next, &g);

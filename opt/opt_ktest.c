@@ -522,7 +522,7 @@ int main(int argc, char **argv)
     printf("TAP version 13\n1..%d\n",
            OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * NT_FLAGS + CREP_TESTS +
                OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 4 +
-                   OPT_KPTILE_TESTS);
+                   OPT_KPTILE_TESTS + OPT_KFAR_TESTS);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -564,6 +564,7 @@ int main(int argc, char **argv)
     tests = opt_kvtile_tests(tests, &failed);
     tests = opt_kphase_tests(tests, &failed);
     tests = opt_kptile_tests(tests, &failed);
+    tests = opt_kfar_tests(tests, &failed);
     {
         int bad = hit_dims();
         failed += bad;

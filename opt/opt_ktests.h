@@ -29,5 +29,9 @@ int opt_kphase_tests(int tests, int *failed);
  * end (opt_ptile_range); prints OPT_KPTILE_TESTS TAP lines. */
 #define OPT_KPTILE_TESTS 4
 int opt_kptile_tests(int tests, int *failed);
+/* opt_kfar.c: row copies requested far ahead (opt_exec.c, FAR_ROW) under
+ * a guard page; prints OPT_KFAR_TESTS TAP lines. */
+#define OPT_KFAR_TESTS 6
+int opt_kfar_tests(int tests, int *failed);
 
 #endif
