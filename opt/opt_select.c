@@ -101,8 +101,11 @@ static int small(const opt_plan *p, const sel_tensor *cond,
     return st;
 }
 
-static int execute(const sel_tensor *cond, const sel_tensor *then_,
-                   const sel_tensor *else_, sel_broadcast b, sel_tensor *dst)
+/* Every call opt_hit_execute (the table's entry) does not run from its
+ * record. */
+int opt_execute_long(const sel_tensor *cond, const sel_tensor *then_,
+                     const sel_tensor *else_, sel_broadcast b,
+                     sel_tensor *dst)
 {
     opt_geom g;
     opt_plan p;
@@ -111,8 +114,6 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
     size_t w;
     int st;
 
-    if (opt_hit_armed && opt_hit_try(cond, then_, else_, b, dst))
-        return SEL_OK; /* the thread's last small call again */
     if (opt_check_same(cond, then_, else_, b, dst, &n)) {
         w = sel_dtype_size(then_->dtype);
         if (n <= OPT_SMALL_MAX &&
@@ -143,7 +144,7 @@ static int execute(const sel_tensor *cond, const sel_tensor *then_,
 }
 
 static const sel_impl table = {
-    SEL_ABI_VERSION, "opt", supports, infer, execute,
+    SEL_ABI_VERSION, "opt", supports, infer, opt_hit_execute,
 };
 
 const sel_impl *opt_impl(void)
