@@ -156,7 +156,7 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
 
 /* ---- opt_hit.c: the warm call ----------------------------------------- */
 
-/* What a small call ran, for opt_hit_execute to run again with new data
+/* What a small call ran, for opt_hit_try (opt_hit.h) to run again with new data
  * pointers: fn(ctx, ...) when fn is set (opt_small.c's walk, tiles or
  * chunk program); else one row of n elements, kern[0] when cond varies
  * along it, else kern[1] (cond's one byte true: from then) or kern[2]. */
@@ -168,19 +168,6 @@ struct opt_hit_act {
     opt_kernel_fn *kern[3];
     size_t n; /* the output's elements */
 };
-/* execute's entry (the sel_impl table's): when the call repeats the
- * descriptors and mode of the call armed last on this thread and passes
- * the data pointers' checks (ARG-NULL-1, IO-ALIAS-1/2), runs what that call
- * ran and returns SEL_OK; otherwise drops the record and returns
- * opt_execute_long's status (a tail call: the hit path keeps its
- * arguments in registers, with no frame of the long way's). */
-int opt_hit_execute(const sel_tensor *cond, const sel_tensor *then_,
-                    const sel_tensor *else_, sel_broadcast b,
-                    sel_tensor *dst);
-/* The long way of execute (opt_select.c): every call the record misses. */
-int opt_execute_long(const sel_tensor *cond, const sel_tensor *then_,
-                     const sel_tensor *else_, sel_broadcast b,
-                     sel_tensor *dst);
 /* Arms the record with a valid call that ran a (in_bytes: what each input
  * spans, cond in bytes of 1). */
 void opt_hit_arm(const sel_tensor *cond, const sel_tensor *then_,

@@ -4,6 +4,7 @@
  */
 #include "opt.h"
 #include "opt_bwarm.h"
+#include "opt_hit.h"
 #include "opt_phase.h"
 #include "opt_pick.h"
 
@@ -101,11 +102,11 @@ static int small(const opt_plan *p, const sel_tensor *cond,
     return st;
 }
 
-/* Every call opt_hit_execute (the table's entry) does not run from its
- * record. */
-int opt_execute_long(const sel_tensor *cond, const sel_tensor *then_,
-                     const sel_tensor *else_, sel_broadcast b,
-                     sel_tensor *dst)
+/* Every call the warm call's record does not run (noinline: its frame is
+ * off the hit path, opt_hit.h). */
+static __attribute__((noinline)) int
+execute_long(const sel_tensor *cond, const sel_tensor *then_,
+             const sel_tensor *else_, sel_broadcast b, sel_tensor *dst)
 {
     opt_geom g;
     opt_plan p;
@@ -143,8 +144,18 @@ int opt_execute_long(const sel_tensor *cond, const sel_tensor *then_,
     return opt_run(&p, cond, then_, else_, dst, sel_dtype_size(then_->dtype));
 }
 
+/* The thread's last small call again from the record (opt_hit.h), or the
+ * long way (a tail call). */
+static int execute(const sel_tensor *cond, const sel_tensor *then_,
+                   const sel_tensor *else_, sel_broadcast b, sel_tensor *dst)
+{
+    if (opt_hit_try(cond, then_, else_, b, dst))
+        return SEL_OK;
+    return execute_long(cond, then_, else_, b, dst);
+}
+
 static const sel_impl table = {
-    SEL_ABI_VERSION, "opt", supports, infer, opt_hit_execute,
+    SEL_ABI_VERSION, "opt", supports, infer, execute,
 };
 
 const sel_impl *opt_impl(void)
