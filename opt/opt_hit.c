@@ -50,5 +50,8 @@ void opt_hit_arm(const sel_tensor *cond, const sel_tensor *then_,
         h->inpl[k] = k && in_bytes[k] == db && t[k]->rank == dst->rank;
     }
     h->act = *a;
+    /* the arming call's pointers passed the long way's overlap checks */
+    h->dp[0] = (uintptr_t)cond->data, h->dp[1] = (uintptr_t)then_->data;
+    h->dp[2] = (uintptr_t)else_->data, h->dp[3] = (uintptr_t)dst->data;
     h->armed = 1;
 }
