@@ -31,8 +31,11 @@ OPT_ALIGN := -falign-functions=64
 
 OPT_ISAFLAGS_opt_sse2   := -msse2
 OPT_ISAFLAGS_opt_avx2   := -mavx2
-OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl
-OPT_ISAFLAGS_opt_avx512_perm := $(OPT_ISAFLAGS_opt_avx512)
+# The AVX-512 kernels' loops start at 0 mod 64: on Zen 5 a select loop of
+# 7-8 instructions that crossed a 64-byte line ran same_i8_4Ki at 37.9 ns
+# against 31.5 in one block, by layout alone (engineer T, ninth round).
+OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
+OPT_ISAFLAGS_opt_avx512_perm := -mavx512f -mavx512bw -mavx512vl
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
