@@ -2,15 +2,14 @@
  * (opt_select.c); opt_hit.c arms it.  Out of opt.h: only those two files
  * see the record.
  *
- * Inline, so that a hit runs from execute's entry with no call level and
- * none of the long way's frame (about 800 bytes and six saved registers,
- * opt_select.c's execute_long, reached by a tail call): call_64_f32 14.7 ->
- * 12.6 ns on Zen 5.  Under -fPIC the record's address is a call
- * (__tls_get_addr; relaxed in a static link, but the registers are saved
- * for it all the same), so a call that finds the record empty still has a
- * small frame; an initial-exec flag would spare it, but a static binary
- * that dlopens the .so has no room for one ("cannot allocate memory in
- * static TLS block").
+ * Inline, so that a hit runs from execute's entry with no call level of
+ * its own (opt_hit_try was a function with five saved registers of its
+ * own): call_64_f32 14.7 -> 12.6 ns on Zen 5 with the asm below.  Under
+ * -fPIC the record's address is a call (__tls_get_addr; relaxed in a
+ * static link, but the registers are saved for it all the same); an
+ * initial-exec flag would spare that, but a static binary that dlopens
+ * the .so has no room for one ("cannot allocate memory in static TLS
+ * block").
  */
 #ifndef OPT_HIT_H
 #define OPT_HIT_H
