@@ -156,7 +156,7 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
 
 /* ---- opt_hit.c: the warm call ----------------------------------------- */
 
-/* What a small call ran, for opt_hit_try to run again with new data
+/* What a small call ran, for opt_hit_try (opt_hit.h) to run again with new data
  * pointers: fn(ctx, ...) when fn is set (opt_small.c's walk, tiles or
  * chunk program); else one row of n elements, kern[0] when cond varies
  * along it, else kern[1] (cond's one byte true: from then) or kern[2]. */
@@ -168,15 +168,6 @@ struct opt_hit_act {
     opt_kernel_fn *kern[3];
     size_t n; /* the output's elements */
 };
-/* The thread's record holds a call (tested first: a call that finds it
- * empty pays one load). */
-extern _Thread_local int opt_hit_armed;
-/* 1 when the call repeats the descriptors and mode of the call armed last
- * on this thread (opt_hit_armed), passes the data pointers' checks (ARG-NULL-1,
- * IO-ALIAS-1/2) and has run; 0 (the record dropped) otherwise. */
-int opt_hit_try(const sel_tensor *cond, const sel_tensor *then_,
-                const sel_tensor *else_, sel_broadcast b,
-                const sel_tensor *dst);
 /* Arms the record with a valid call that ran a (in_bytes: what each input
  * spans, cond in bytes of 1). */
 void opt_hit_arm(const sel_tensor *cond, const sel_tensor *then_,

@@ -22,6 +22,14 @@ typedef __m512i VT;
 static inline VT vzero(void) { return _mm512_setzero_si512(); }
 static inline VT vloadu(const char *p) { return _mm512_loadu_si512(p); }
 static inline void vstoreu(char *p, VT v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_castsi512_si256(v)); _mm256_storeu_si256((__m256i *)(void *)(p + 32), _mm512_extracti64x4_epi64(v, 1)); }
+/* One 512-bit store, for the select and fill loops (opt_vloop.h), whose
+ * stores are aligned past their peel from 4 vectors up: on Zen 5, whose
+ * store path is 512 bits wide, same_f16_4Ki 68 -> 54 ns against the
+ * halves of vstoreu.  Not vstoreu: there 512-bit stores across lines lost
+ * (the flat walk's wrap loop, 617x38:617x38:38 i64 2.40 -> 2.89 us).  On
+ * Zen 4 the two forms tied in cache (NOTES, "Plain stores past L3"). */
+#define OPT_WIDE_STORE 1
+static inline void vstorew(char *p, VT v) { _mm512_storeu_si512(p, v); }
 static inline void vstream(char *p, VT v) { _mm512_stream_si512((void *)p, v); }
 /* Rows in pairs: lines of the dense streams into L1 this far ahead
  * (midaxis_f16, three alternations: 256 bytes 0.88-0.94 of the yardstick

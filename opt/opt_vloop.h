@@ -39,6 +39,14 @@
 
 #include "opt_wrap.h"
 
+/* OPT_WIDE_STORE, optional, 1: the select and fill loops store with
+ * vstorew(p, v) (their stores are aligned past the peel from 4 vectors
+ * up), the other loops with vstoreu. */
+#ifndef OPT_WIDE_STORE
+#define OPT_WIDE_STORE 0
+static inline void vstorew(char *p, VT v) { vstoreu(p, v); }
+#endif
+
 #ifndef OPT_ROW_AHEAD
 #define OPT_ROW_AHEAD 0
 static inline void vahead(const char *p) { (void)p; }
@@ -293,7 +301,7 @@ static inline void vahead(const char *p) { (void)p; }
             i = sel_ahead##bits(n, c, t, e, d, i, ts, es, tv, ev, 0, 1);     \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
-                vstoreu(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
+                vstorew(d + i * w, step##bits(c, t, e, i, ts, es, tv, ev));  \
         }                                                                    \
         if (i == n)                                                          \
             return;                                                          \
@@ -326,7 +334,7 @@ static inline void vahead(const char *p) { (void)p; }
             VL_HFILL                                                         \
         } else {                                                             \
             for (; i + lanes <= n; i += lanes)                               \
-                vstoreu(d + i * w, tv);                                      \
+                vstorew(d + i * w, tv);                                      \
         }                                                                    \
         if (i == n)                                                          \
             return;                                                          \
