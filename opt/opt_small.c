@@ -15,6 +15,7 @@
 
 #include "opt.h"
 #include "opt_pick.h"
+#include "opt_ptile.h"
 #include "opt_wrap.h"
 
 _Static_assert(OPT_VTILE_MAX <= OPT_SMALL_MAX, /* build()'s early exit */
@@ -338,9 +339,41 @@ void opt_small_forget(void)
 {
     last.ok = 0;
 }
+
+int opt_small_chunked(void)
+{
+    return last.ok && last.ck == 1;
+}
+
 /* Built on the second call with the same plan: a call seen once pays
  * nothing for it. */
 static _Thread_local opt_chunk prog;
+
+/* Outputs of more than OPT_SMALL_MAX elements, up to OPT_CHUNK_BYTES,
+ * where a 64-byte load is one line (not split512: Zen 5): a program that
+ * loads no window per chunk (every operand laid out as the output or of
+ * at most 128 bytes, held whole: modes 0 and 4, a control and a dense
+ * line per chunk; chunk_keeps checks the built program) over
+ * opt_block's blocks, whose scratch passes store every expanded byte
+ * once more (1x3x8x1:2x8x3x8x44:8x1 u8 pdpd 0.31 -> 0.47).  Not over
+ * ptile's blocks (11578x1:1x2:11578x2 i8 0.68 -> 0.56) nor with windows
+ * (83x1x46x2:83x1x46x2:83x3x46x2 i8, two a chunk, 0.30 -> 0.26).
+ * Checked before the program is built: with the modes checked only after
+ * it, ptile's 2x1x1x1:170x2x3x13x1:170x1x3x1x1 i8 ran 0.50 -> 0.47. */
+static int chunk_big(const wcache *m, const opt_plan *p, size_t w, int isa)
+{
+    if (!chunk_level(isa) || opt_cpu_split512() || p->in_bytes[0] == 1 ||
+        m->n * (int64_t)w > OPT_CHUNK_BYTES)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (p->in_bytes[k] > 128 &&
+            p->in_bytes[k] != (size_t)m->n * (k ? w : 1))
+            return 0;
+    /* the blocking (btop) and ptile's answer need the finished plan: the
+     * memo's, which opt_run and opt_bwarm_small finish the same way */
+    return opt_fast_full() == p && p->btop >= 0 &&
+           !opt_ptile_get(p, w, isa, 0);
+}
 
 /* The chunk program against what the call runs now (timed on the
  * sweep's small shapes, each way; opt/README.md): the walk when its
@@ -354,14 +387,28 @@ static _Thread_local opt_chunk prog;
  * under 32 bytes (longer ones are a copy or fill each) and up to 40
  * chunks (the path it takes costs about 50 ns more per call, then copies
  * faster: 1:145x1x2:145x1 bf16 pdpd 68 -> 33 ns as 10 chunks, but
- * _:402x2:1x2 f64, 101 chunks, 124 -> 136). */
-static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
+ * _:402x2:1x2 f64, 101 chunks, 124 -> 136).  Larger outputs: chunk_big. */
+static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
 {
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
-    return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
-           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
+    const size_t pin = p->in_bytes[0];
+    if (m->n > OPT_SMALL_MAX)
+        return chunk_big(m, p, w, isa);
+    return chunk_level(isa) && m->n * (int64_t)w <= OPT_CHUNK_BYTES &&
+           !m->vt &&
            (pin != 1 || (m->x.n0 * (int64_t)w < 32 && chunks <= 40)) &&
            (m->use ? m->x.est > 30 * chunks + 50 : chunks <= 180);
+}
+
+/* A big program (chunk_big) runs only if it loads no window. */
+static int chunk_keeps(const wcache *m, const opt_chunk *x)
+{
+    if (m->n <= OPT_SMALL_MAX)
+        return 1;
+    for (int k = 0; k < 3; k++)
+        if (x->mode[k] != 0 && x->mode[k] != 4)
+            return 0;
+    return 1;
 }
 
 /* A built program over the walk's rows of 128 bytes and more: only when
@@ -466,8 +513,9 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->vt = m->use == 2;
         m->ok = 1, m->ck = 0;
     } else if (!m->ck) {
-        m->ck = chunk_pays(m, w, isa, p->in_bytes[0]) &&
-                        opt_chunk_build(&prog, p, w) && chunk_long(m, w, &prog)
+        m->ck = chunk_pays(m, p, w, isa) &&
+                        opt_chunk_build(&prog, p, w) &&
+                        chunk_long(m, w, &prog) && chunk_keeps(m, &prog)
                     ? 1
                     : -1;
     }
