@@ -405,7 +405,8 @@ static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
         (pin == 1 && (m->x.n0 * (int64_t)w >= 32 || chunks > 40)))
         return 0;
     if (!opt_cpu_split512() && light_ins(m, p, w) &&
-        (m->vt ? chunks >= 16 : !m->use || m->x.est > 15 * chunks + 50))
+        (m->vt ? chunks >= 16 && !m->v.groups
+               : !m->use || m->x.est > 15 * chunks + 50))
         return 2; /* Zen 5: below */
     return !m->vt && (m->use ? m->x.est > 30 * chunks + 50
                       : chunks <= (opt_cpu_split512() ? 180 : 64));
@@ -414,9 +415,11 @@ static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
 /* Where a 64-byte load is one line (not split512: Zen 5), timed on the
  * small sweep shapes of seeds 1-3 each way: a program that loads no
  * window (chunk_pays 2; chunk_keeps checks the built one) beats the tiles
- * from 16 chunks (1x4x2x1x1:2x1x2x3x1:2x4x2x3x4 f64 0.62 -> 0.71,
- * 3x2x1x1:4x2x3x2x2x2:1x2x1 f64 pdpd 0.66 -> 0.76; at 8 chunks
- * 2x4x1x8:4x2x2x4x1x8:4x1x2x4x1x1 i8 lost, 0.91 -> 0.80), the walk over
+ * of split axes (no groups) from 16 chunks (1x4x2x1x1:2x1x2x3x1:2x4x2x3x4
+ * f64 40 -> 36 ns, 3x2x1x1:4x2x3x2x2x2:1x2x1 f64 pdpd 41 -> 35; at 8
+ * chunks 2x4x1x8:4x2x2x4x1x8:4x1x2x4x1x1 i8 lost, 0.91 -> 0.80), not
+ * the tiles in groups of four (all dims powers of 2: tiny_r7_f64 40 ->
+ * 47 ns, tiny_r3_f32, r4, r8 10-14% slower as chunks), the walk over
  * about 15 per chunk and 50 (62x1:62x28:62x28 i64 0.40 -> 0.52), the
  * blocks at any size (1x2:1583x2:2 f32 pdpd, 198 chunks, 0.51 -> 0.58;
  * 23 of 24 such shapes ran faster as chunks); a program with windows
