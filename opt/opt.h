@@ -153,6 +153,8 @@ typedef struct opt_hit_act opt_hit_act;
 int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   const sel_tensor *then_, const sel_tensor *else_,
                   sel_tensor *dst, size_t width, int same, opt_hit_act *act);
+/* Tests: 1 when the thread's last small plan runs as a chunk program. */
+int opt_small_chunked(void);
 
 /* ---- opt_hit.c: the warm call ----------------------------------------- */
 

@@ -71,10 +71,47 @@ static int check(opt_chunk *x, const opt_kguard *g, size_t w, int placing)
     return 1;
 }
 
+/* The whole call (opt_small_run) on an output past OPT_SMALL_MAX
+ * elements that opt_block would run (cond [1,3,8,1] and else [8,1]
+ * against then [2,8,3,8,44] u8: ptile declines it): from the second call
+ * the chunk program runs it where a 64-byte load is one line (chunk_big;
+ * must: 1, reached), on new data each call, against a plain loop. */
+static int big_path(int must)
+{
+    static const int64_t dc[4] = {1, 3, 8, 1}, dt[5] = {2, 8, 3, 8, 44},
+                         de[2] = {8, 1};
+    enum { N = 2 * 8 * 3 * 8 * 44 };
+    static uint8_t c[24], t[N], e[8], d[N + 64];
+    const sel_broadcast b = {SEL_BROADCAST_NUMPY, -1, 0};
+    sel_tensor ts[4] = {{SEL_DT_BOOLEAN, 4, dc, c}, {SEL_DT_U8, 5, dt, t},
+                        {SEL_DT_U8, 2, de, e}, {SEL_DT_U8, 5, dt, d}};
+    for (int call = 0; call < 4; call++) {
+        for (size_t j = 0; j < sizeof c; j++)
+            c[j] = (uint8_t)(draw(3) ? draw(256) : 0);
+        for (size_t j = 0; j < sizeof t; j++)
+            t[j] = (uint8_t)draw(256);
+        for (size_t j = 0; j < sizeof e; j++)
+            e[j] = (uint8_t)draw(256);
+        memset(d, POISON, sizeof d);
+        if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
+            return fprintf(stderr, "chunk big: not SEL_OK\n"), 1;
+        for (size_t j = 0; j < sizeof d; j++) {
+            const size_t in = j / 44 % 24; /* cond's c, d; else's d */
+            if (d[j] != (j >= N ? POISON : c[in] ? t[j] : e[in % 8]))
+                return fprintf(stderr, "chunk big: call %d byte %zu\n",
+                               call, j), 1;
+        }
+        if (call && must && !opt_small_chunked())
+            return fprintf(stderr, "chunk big: no chunk program\n"), 1;
+    }
+    return 0;
+}
+
 int opt_kchunk_tests(int tests, int *failed)
 {
     static opt_chunk x;
     opt_kguard g = {0};
+    int bad;
 #if defined(__x86_64__)
     int ok = opt_isa_supported(OPT_ISA_avx512) && opt_cpu_vbmi();
 #else
@@ -101,5 +138,13 @@ int opt_kchunk_tests(int tests, int *failed)
                w * 8);
     }
     opt_kguard_close(&g);
+#if defined(__x86_64__)
+    ok = opt_isa_active() >= OPT_ISA_avx512 && opt_cpu_vbmi() &&
+         !opt_cpu_split512();
+#endif
+    bad = big_path(ok);
+    *failed += bad;
+    printf("%s %d - chunk program past OPT_SMALL_MAX elements%s\n",
+           bad ? "not ok" : "ok", ++tests, ok ? "" : " (not required)");
     return tests;
 }

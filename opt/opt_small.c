@@ -15,6 +15,7 @@
 
 #include "opt.h"
 #include "opt_pick.h"
+#include "opt_ptile.h"
 #include "opt_wrap.h"
 
 _Static_assert(OPT_VTILE_MAX <= OPT_SMALL_MAX, /* build()'s early exit */
@@ -338,9 +339,48 @@ void opt_small_forget(void)
 {
     last.ok = 0;
 }
+
+int opt_small_chunked(void)
+{
+    return last.ok && last.ck == 1;
+}
+
 /* Built on the second call with the same plan: a call seen once pays
  * nothing for it. */
 static _Thread_local opt_chunk prog;
+
+/* Operands that a program can take without windows: each laid out as
+ * the output (mode 0) or of at most 128 bytes (held whole, mode 4). */
+static int light_ins(const wcache *m, const opt_plan *p, size_t w)
+{
+    for (int k = 0; k < 3; k++)
+        if (p->in_bytes[k] > 128 &&
+            p->in_bytes[k] != (size_t)m->n * (k ? w : 1))
+            return 0;
+    return 1;
+}
+
+/* Outputs of more than OPT_SMALL_MAX elements, up to OPT_CHUNK_BYTES,
+ * where a 64-byte load is one line (not split512: Zen 5): a program that
+ * loads no window per chunk (every operand laid out as the output or of
+ * at most 128 bytes, held whole: modes 0 and 4, a control and a dense
+ * line per chunk; chunk_keeps checks the built program) over
+ * opt_block's blocks, whose scratch passes store every expanded byte
+ * once more (1x3x8x1:2x8x3x8x44:8x1 u8 pdpd 0.31 -> 0.47).  Not over
+ * ptile's blocks (11578x1:1x2:11578x2 i8 0.68 -> 0.56) nor with windows
+ * (83x1x46x2:83x1x46x2:83x3x46x2 i8, two a chunk, 0.30 -> 0.26).
+ * Checked before the program is built: with the modes checked only after
+ * it, ptile's 2x1x1x1:170x2x3x13x1:170x1x3x1x1 i8 ran 0.50 -> 0.47. */
+static int chunk_big(const wcache *m, const opt_plan *p, size_t w, int isa)
+{
+    if (!chunk_level(isa) || opt_cpu_split512() || p->in_bytes[0] == 1 ||
+        m->n * (int64_t)w > OPT_CHUNK_BYTES || !light_ins(m, p, w))
+        return 0;
+    /* the blocking (btop) and ptile's answer need the finished plan: the
+     * memo's, which opt_run and opt_bwarm_small finish the same way */
+    return opt_fast_full() == p && p->btop >= 0 &&
+           !opt_ptile_get(p, w, isa, 0);
+}
 
 /* The chunk program against what the call runs now (timed on the
  * sweep's small shapes, each way; opt/README.md): the walk when its
@@ -354,14 +394,50 @@ static _Thread_local opt_chunk prog;
  * under 32 bytes (longer ones are a copy or fill each) and up to 40
  * chunks (the path it takes costs about 50 ns more per call, then copies
  * faster: 1:145x1x2:145x1 bf16 pdpd 68 -> 33 ns as 10 chunks, but
- * _:402x2:1x2 f64, 101 chunks, 124 -> 136). */
-static int chunk_pays(const wcache *m, size_t w, int isa, size_t pin)
+ * _:402x2:1x2 f64, 101 chunks, 124 -> 136).  Larger outputs: chunk_big. */
+static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
 {
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
-    return chunk_level(isa) && m->n <= OPT_SMALL_MAX &&
-           m->n * (int64_t)w <= OPT_CHUNK_BYTES && !m->vt &&
-           (pin != 1 || (m->x.n0 * (int64_t)w < 32 && chunks <= 40)) &&
-           (m->use ? m->x.est > 30 * chunks + 50 : chunks <= 180);
+    const size_t pin = p->in_bytes[0];
+    if (m->n > OPT_SMALL_MAX)
+        return chunk_big(m, p, w, isa) ? 2 : 0;
+    if (!chunk_level(isa) || m->n * (int64_t)w > OPT_CHUNK_BYTES ||
+        (pin == 1 && (m->x.n0 * (int64_t)w >= 32 || chunks > 40)))
+        return 0;
+    if (!opt_cpu_split512() && light_ins(m, p, w) &&
+        (m->vt ? chunks >= 16 && !m->v.groups
+               : !m->use || m->x.est > 15 * chunks + 50))
+        return 2; /* Zen 5: below */
+    return !m->vt && (m->use ? m->x.est > 30 * chunks + 50
+                      : chunks <= (opt_cpu_split512() ? 180 : 64));
+}
+
+/* Where a 64-byte load is one line (not split512: Zen 5), timed on the
+ * small sweep shapes of seeds 1-3 each way: a program that loads no
+ * window (chunk_pays 2; chunk_keeps checks the built one) beats the tiles
+ * of split axes (no groups) from 16 chunks (1x4x2x1x1:2x1x2x3x1:2x4x2x3x4
+ * f64 40 -> 36 ns, 3x2x1x1:4x2x3x2x2x2:1x2x1 f64 pdpd 41 -> 35; at 8
+ * chunks 2x4x1x8:4x2x2x4x1x8:4x1x2x4x1x1 i8 lost, 0.91 -> 0.80), not
+ * the tiles in groups of four (all dims powers of 2: tiny_r7_f64 40 ->
+ * 47 ns, tiny_r3_f32, r4, r8 10-14% slower as chunks), the walk over
+ * about 15 per chunk and 50 (62x1:62x28:62x28 i64 0.40 -> 0.52), the
+ * blocks at any size (1x2:1583x2:2 f32 pdpd, 198 chunks, 0.51 -> 0.58;
+ * 23 of 24 such shapes ran faster as chunks); a program with windows
+ * beats the blocks only up to 64 chunks (at 72-144 chunks the blocks
+ * won: 2x9x1x2x4x1:1x9x1x2x1x8:2x9x1x2x4x1 i64 0.57 -> 0.87,
+ * 2x1x9:1x2x1x15x2x3x9:2x1x1x2x3x9 i32 0.37 -> 0.47,
+ * 9x4x16x1:9x4x16x4:4x1x4 bf16 0.56 -> 0.66; at 50-54 chunks the
+ * program still won: 88x1x3x3:88x1x3x3:88x2x3x1 f16 0.50 -> 0.59). */
+
+/* A program chunk_pays took for loading no window (2) runs only if so. */
+static int chunk_keeps(int pays, const opt_chunk *x)
+{
+    if (pays != 2)
+        return 1;
+    for (int k = 0; k < 3; k++)
+        if (x->mode[k] != 0 && x->mode[k] != 4)
+            return 0;
+    return 1;
 }
 
 /* A built program over the walk's rows of 128 bytes and more: only when
@@ -466,8 +542,9 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
         m->vt = m->use == 2;
         m->ok = 1, m->ck = 0;
     } else if (!m->ck) {
-        m->ck = chunk_pays(m, w, isa, p->in_bytes[0]) &&
-                        opt_chunk_build(&prog, p, w) && chunk_long(m, w, &prog)
+        const int pays = chunk_pays(m, p, w, isa);
+        m->ck = pays && opt_chunk_build(&prog, p, w) &&
+                        chunk_long(m, w, &prog) && chunk_keeps(pays, &prog)
                     ? 1
                     : -1;
     }
