@@ -8,7 +8,7 @@
  * operand's pointer (one add per operand, whatever the rank).  The row body
  * is specialized: short rows element by element, per element width and per
  * inner stride of each operand (0 or 1), with a branch-free pick; rows of
- * at least KROW_BYTES through the row kernels of the ISA (or, when cond is
+ * at least OPT_KROW_BYTES through the row kernels of the ISA (or, when cond is
  * constant on the row, a copy or fill from the input it picks).
  */
 #include <string.h>
@@ -16,180 +16,15 @@
 #include "opt.h"
 #include "opt_pick.h"
 #include "opt_ptile.h"
+#include "opt_swalk.h"
 #include "opt_wrap.h"
 
 _Static_assert(OPT_VTILE_MAX <= OPT_SMALL_MAX, /* build()'s early exit */
                "the tiles take no output the walk would not");
 
-/* Rows this long or longer go to the vector kernels (measured: README). */
-#define KROW_BYTES 32
-
-typedef struct walk {
-    const uint8_t *c;
-    const char *t, *e;
-    char *d;
-    size_t w;
-    int64_t n0, n1, tiles;        /* row elements, rows per tile, tiles */
-    int64_t s1[3];                /* a tile's row strides, in bytes */
-    int32_t lo;                   /* the odometer's lowest axis (rank - 3) */
-    const int64_t *dims;
-    int64_t dc[SEL_MAX_RANK], dt[SEL_MAX_RANK], de[SEL_MAX_RANK];
-    opt_kernel_fn *kern;          /* long rows: the kernel (fill for pick) */
-    int pick;                     /* long rows: cond constant on the row */
-    int64_t est;                  /* pays()'s estimate of the walk */
-    size_t s0[3];                 /* inner strides */
-} walk;
-
-typedef void walk_fn(const walk *x);
-
-/* The next tile (the rows of axis rank - 2): axis i steps, every axis
- * below it wraps to 0; the byte deltas of opt_small_run make that one add
- * per operand. */
-#define NEXT_ROW(x, idx, c, t, e)                                            \
-    do {                                                                     \
-        int32_t i_ = (x)->lo;                                                \
-        while (++idx[i_] == (x)->dims[i_])                                   \
-            idx[i_--] = 0;                                                   \
-        c += (x)->dc[i_], t += (x)->dt[i_], e += (x)->de[i_];                \
-    } while (0)
-
-/* An element's bits from any address (IO-ALIGN-1). */
-#define SMALL_LD(bits)                                                       \
-    static inline uint##bits##_t ld##bits(const char *p)                     \
-    {                                                                        \
-        uint##bits##_t v;                                                    \
-        memcpy(&v, p, sizeof v);                                             \
-        return v;                                                            \
-    }
-SMALL_LD(8)
-SMALL_LD(16)
-SMALL_LD(32)
-SMALL_LD(64)
-
-/* Short rows element by element, specialized by width and by the inner
- * strides (SC, ST, SE: 0 or 1): c ? t : e picked without a branch on cond
- * (a random cond would mispredict), bits moved as unsigned integers
- * (BITS-1); any nonzero byte is true (COND-NZ-1).  With cond constant on
- * the row and both inputs advancing, a row is a copy from the one cond
- * picks. */
-#define SMALL_SEL(bits, SC, ST, SE)                                          \
-    static void sel##bits##_##SC##ST##SE(const walk *x)                      \
-    {                                                                        \
-        typedef uint##bits##_t T;                                            \
-        enum { z = bits / 8 };                                               \
-        /* Locals: stores through d could alias anything *x holds. */      \
-        const int64_t n0 = x->n0, n1 = x->n1, jc = x->s1[0], jt = x->s1[1],  \
-                      je = x->s1[2];                                         \
-        const uint8_t *c = x->c;                                             \
-        const char *t = x->t, *e = x->e;                                     \
-        char *d = x->d;                                                      \
-        int64_t idx[SEL_MAX_RANK] = {0};                                     \
-        for (int64_t r = x->tiles;;) {                                       \
-            for (int64_t i = 0; i < n1; i++) {                               \
-                const T tv = ld##bits(t), ev = ld##bits(e);                  \
-                const int cv = *c != 0;                                      \
-                const char *s = cv ? t : e;                                  \
-                for (int64_t j = 0; j < n0; j++, d += z) {                   \
-                    const T a = ST ? ld##bits(t + j * z) : tv;               \
-                    const T b = SE ? ld##bits(e + j * z) : ev;               \
-                    const T v = !SC && ST && SE ? ld##bits(s + j * z)        \
-                                : (SC ? c[j] != 0 : cv) ? a : b;             \
-                    memcpy(d, &v, z);                                        \
-                }                                                            \
-                c += jc, t += jt, e += je;                                   \
-            }                                                                \
-            if (--r == 0)                                                    \
-                return;                                                      \
-            NEXT_ROW(x, idx, c, t, e);                                       \
-        }                                                                    \
-    }
-#define SMALL_SELS(bits)                                                     \
-    SMALL_SEL(bits, 0, 0, 0) SMALL_SEL(bits, 0, 0, 1)                        \
-    SMALL_SEL(bits, 0, 1, 0) SMALL_SEL(bits, 0, 1, 1)                        \
-    SMALL_SEL(bits, 1, 0, 0) SMALL_SEL(bits, 1, 0, 1)                        \
-    SMALL_SEL(bits, 1, 1, 0) SMALL_SEL(bits, 1, 1, 1)
-SMALL_SELS(8)
-SMALL_SELS(16)
-SMALL_SELS(32)
-SMALL_SELS(64)
-#define SMALL_ROW(bits)                                                      \
-    {sel##bits##_000, sel##bits##_001, sel##bits##_010, sel##bits##_011,     \
-     sel##bits##_100, sel##bits##_101, sel##bits##_110, sel##bits##_111}
-
-/* [width][cond, then, else inner strides as bits 2, 1, 0] */
-static walk_fn *const sels[4][8] = {SMALL_ROW(8), SMALL_ROW(16),
-                                    SMALL_ROW(32), SMALL_ROW(64)};
-
-/* Rows of exactly B bytes, cond constant on each and both inputs
- * advancing: one fixed-size copy per row from the input cond picks (a
- * per-pixel cond over channels; rows of 2-4 elements). */
-#define SMALL_COPY(B)                                                        \
-    static void copy##B(const walk *x)                                       \
-    {                                                                        \
-        const int64_t n1 = x->n1, jc = x->s1[0], jt = x->s1[1],              \
-                      je = x->s1[2];                                         \
-        const uint8_t *c = x->c;                                             \
-        const char *t = x->t, *e = x->e;                                     \
-        char *d = x->d;                                                      \
-        int64_t idx[SEL_MAX_RANK] = {0};                                     \
-        for (int64_t r = x->tiles;;) {                                       \
-            for (int64_t i = 0; i < n1; i++, d += B) {                       \
-                char v[B];                                                   \
-                memcpy(v, *c ? t : e, B);                                    \
-                memcpy(d, v, B);                                             \
-                c += jc, t += jt, e += je;                                   \
-            }                                                                \
-            if (--r == 0)                                                    \
-                return;                                                      \
-            NEXT_ROW(x, idx, c, t, e);                                       \
-        }                                                                    \
-    }
-SMALL_COPY(4)
-SMALL_COPY(8)
-SMALL_COPY(16)
-
-/* The short-row walk of a plan: [width][cond, then, else inner strides as
- * bits 2, 1, 0], or a fixed-size copy. */
-static walk_fn *short_rows(const walk *x, int wi)
-{
-    const size_t bytes = (size_t)x->n0 * x->w;
-    if (!x->s0[0] && x->s0[1] && x->s0[2] &&
-        (bytes == 4 || bytes == 8 || bytes == 16))
-        return bytes == 4 ? copy4 : bytes == 8 ? copy8 : copy16;
-    return sels[wi][x->s0[0] * 4 + x->s0[1] * 2 + x->s0[2]];
-}
 
 /* The row kernel by the then and else inner strides (bits 1, 0). */
 static const int kinds[4] = {OPT_K_vss, OPT_K_vsv, OPT_K_vvs, OPT_K_vvv};
-
-/* Long rows: one kernel call each, or when cond is constant on the row a
- * copy or a fill from the input its byte picks. */
-static void rows_kern(const walk *x)
-{
-    const size_t n0 = (size_t)x->n0, row = n0 * x->w;
-    const uint8_t *c = x->c;
-    const char *t = x->t, *e = x->e;
-    char *d = x->d;
-    int64_t idx[SEL_MAX_RANK] = {0};
-    for (int64_t r = x->tiles;;) {
-        for (int64_t i = 0; i < x->n1; i++, d += row) {
-            if (!x->pick) {
-                x->kern(n0, c, t, e, d, 0);
-            } else {
-                const int k = *c ? 1 : 2;
-                const char *s = k == 1 ? t : e;
-                if (x->s0[k])
-                    memcpy(d, s, row);
-                else
-                    x->kern(n0, NULL, s, NULL, d, 0);
-            }
-            c += x->s1[0], t += x->s1[1], e += x->s1[2];
-        }
-        if (--r == 0)
-            return;
-        NEXT_ROW(x, idx, c, t, e);
-    }
-}
 
 /* Whether walking costs less than opt_run's blocks, in instructions as
  * callgrind counts them (fitted on the sweep's small shapes, opt/README.md).
@@ -200,7 +35,7 @@ static void rows_kern(const walk *x)
  * nothing more when cond is one byte (one copy or fill per block).  Rows
  * that opt_run would not block (one axis, or OPT_ROW_SHORT bytes and
  * more) run as rows either way, and the walk has less to set up. */
-static int pays(const opt_plan *p, walk *x, int64_t n)
+static int pays(const opt_plan *p, opt_swalk *x, int64_t n)
 {
     const int64_t n0 = x->n0, rows = x->tiles * x->n1, w = (int64_t)x->w;
     const int32_t in = p->rank - 1;
@@ -211,7 +46,7 @@ static int pays(const opt_plan *p, walk *x, int64_t n)
     x->est = 0;
     if (p->rank < 2 || n0 * w >= OPT_ROW_SHORT)
         return 1;
-    if (n0 * w < KROW_BYTES)
+    if (n0 * w < OPT_KROW_BYTES)
         est = rows * (copy ? 12 : 20 + (pick ? 3 : 6) * n0) + x->tiles * 15;
     else
         est = rows * (pick ? 35 + n0 * w / 8 : 50 + n0 * w / 4);
@@ -224,7 +59,7 @@ static int pays(const opt_plan *p, walk *x, int64_t n)
 /* Byte deltas (rank 3 and more): axis i steps by its stride; after a
  * tile each pointer is n1 rows on, and the axes between, each at its last
  * index, wrap to 0. */
-static void deltas(walk *x, const opt_plan *p)
+static void deltas(opt_swalk *x, const opt_plan *p)
 {
     const int32_t r = p->rank;
     const int64_t w = (int64_t)x->w;
@@ -276,17 +111,17 @@ static int chunk_level(int isa)
  * 12 per 32-byte tile (callgrind, rank 2-8 tiny calls).  Short rows get
  * half the setup: their estimate runs low (tiny_r4_f32: 1 008 estimated,
  * about 1 300 walked), and tiles save most there (1 926 -> 1 104). */
-static int vtile_pays(const walk *x, int64_t n, size_t w)
+static int vtile_pays(const opt_swalk *x, int64_t n, size_t w)
 {
-    const int64_t setup = (size_t)x->n0 * w < KROW_BYTES ? 500 : 1000;
+    const int64_t setup = (size_t)x->n0 * w < OPT_KROW_BYTES ? 500 : 1000;
     return x->est > setup + n * (int64_t)w * 12 / 32;
 }
 
 /* The walk of a plan of rank 2 or more, but its data pointers: 0 when
  * the blocks would cost less; 2 when the tiles (vt, when not NULL) cost
  * less and are set up in *vt instead (before the walk's deltas). */
-static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
-                 opt_vtile *vt)
+static int build(opt_swalk *x, opt_swalk_fn **fn, const opt_plan *p, size_t w,
+                 int isa, opt_vtile *vt)
 {
     const int32_t r = p->rank;
     const int wi = opt_width_index(w);
@@ -311,14 +146,14 @@ static int build(walk *x, walk_fn **fn, const opt_plan *p, size_t w, int isa,
     }
     if (r > 2)
         deltas(x, p);
-    if ((size_t)x->n0 * w < KROW_BYTES) {
-        *fn = short_rows(x, wi);
+    if ((size_t)x->n0 * w < OPT_KROW_BYTES) {
+        *fn = opt_swalk_short(x, wi);
         return 1;
     }
     x->pick = !x->s0[0];
     x->kern = opt_kernel(isa, wi,
                          x->pick ? OPT_K_fill : kinds[x->s0[1] * 2 + x->s0[2]]);
-    *fn = rows_kern;
+    *fn = opt_swalk_rows;
     return 1;
 }
 
@@ -328,9 +163,9 @@ typedef struct wcache {
     int ok, use, isa, vt;
     int ck; /* the chunk program: 0 not tried yet, 1 built, -1 declined */
     int64_t n;
-    walk x;
+    opt_swalk x;
     opt_vtile v;
-    walk_fn *fn;
+    opt_swalk_fn *fn;
     const opt_plan *p; /* the plan the tiles run (the memo's) */
 } wcache;
 static _Thread_local wcache last;
@@ -460,7 +295,7 @@ static int chunk_long(const wcache *m, size_t w, const opt_chunk *x)
 static int flat_first(const wcache *m, size_t w)
 {
     const int64_t row = m->x.n0 * (int64_t)w;
-    return !m->vt && m->fn == rows_kern && !m->x.pick && w > 1 && row >= 128
+    return !m->vt && m->fn == opt_swalk_rows && !m->x.pick && w > 1 && row >= 128
         && row < 256 && opt_wrap_kernel(m->isa, opt_width_index(w));
 }
 
@@ -528,7 +363,7 @@ int opt_small_run(const opt_plan *p, const sel_tensor *cond,
                   sel_tensor *dst, size_t w, int same, opt_hit_act *a)
 {
     wcache *const m = &last;
-    walk *const x = &m->x;
+    opt_swalk *const x = &m->x;
     int isa;
 
     if (p->rank == 1)
