@@ -397,6 +397,8 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     const int nt = jb->nt;
     const size_t bb = t->bbytes;
     const int64_t *s0 = t->step[0], *s1 = t->step[1], *s2 = t->step[2];
+    const int64_t t00 = s0[0], t10 = s1[0], t20 = s2[0];
+    const int64_t t01 = s0[1], t11 = s1[1], t21 = s2[1];
     size_t left = jb->n;
     char *d = jb->d;
     const uint64_t tail = jb->wide ? ~0ull : t->tail; /* see wide */
@@ -417,20 +419,30 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                               *const b1 = pt_base(jb, 1, jb->off[1] + s * s1[0]),
                               *const b2 = pt_base(jb, 2, jb->off[2] + s * s2[0]);
             const size_t bin = e == run ? back : 0;
-            for (int64_t i2 = 0; i2 < n2; i2++)
-                for (int64_t i1 = 0; i1 < n1; i1++) {
-                    const char *p0 = b0 + i2 * s0[2] + i1 * s0[1],
-                               *p1 = b1 + i2 * s1[2] + i1 * s1[1],
-                               *p2 = b2 + i2 * s2[2] + i1 * s2[1];
+            /* Levels 1 and 2 by pointer steps, not products (an imul and
+             * a load per operand and run cost rank8_f32, runs of 4
+             * blocks, about a tenth on Zen 5). */
+            const char *q0 = b0, *q1 = b1, *q2 = b2; /* n1, n2 >= 1 */
+            for (int64_t i2 = 0;;) {
+                const char *r0 = q0, *r1 = q1, *r2 = q2;
+                for (int64_t i1 = 0;;) {
+                    const char *p0 = r0, *p1 = r1, *p2 = r2;
                     for (int64_t r = s;;) {
                         PT_BLOCK(p0, p1, p2, d);
                         d += bb;
                         if (++r == e) /* no pointer past the segment */
                             break;
-                        p0 += s0[0], p1 += s1[0], p2 += s2[0];
+                        p0 += t00, p1 += t10, p2 += t20;
                     }
                     d -= bin;
+                    if (++i1 >= n1)
+                        break;
+                    r0 += t01, r1 += t11, r2 += t21;
                 }
+                if (++i2 >= n2)
+                    break;
+                q0 += s0[2], q1 += s1[2], q2 += s2[2];
+            }
         }
         /* The state at the last block, then one step of the odometer. */
         for (int k = 0; k < 3; k++)
