@@ -49,6 +49,7 @@ typedef struct phase {
     size_t step[3];    /* wrap: per[k] in bytes (0: not wrapped) */
     int m, reg;        /* wrap: operands held in registers (opt_wrap.h) */
     int align;         /* wrap: copies a multiple of 64 bytes (lined()) */
+    int runs;          /* wrap: stretches between wraps (opt_wrap.h) */
     int64_t run, count, chunk;
     int nt;
 } phase;
@@ -189,16 +190,17 @@ static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
 
 /* The wrap loop's step for a period of pb bytes: the fewest whole periods
  * of WSTEP bytes or more; with x->align, the fewest of a multiple of 64
- * (lcm(pb, 64)) when that fits the scratch and costs at most a quarter of
+ * (lcm(pb, 64)) and 16 vectors of vb bytes or more when that fits the scratch and costs at most a quarter of
  * the output: a copy read at offsets that stay at dst's place in a line,
  * so its loads cross lines only where dst's stores do.  On Zen 5 a load
  * that crosses a line takes two load slots at every width (one a cycle,
  * against two aligned: opt/NOTES.md, ninth round). */
-static size_t lined(const phase *x, size_t pb)
+static size_t lined(const phase *x, size_t pb, size_t vb)
 {
-    const size_t l = pb * (64 / ((size_t)1 << (__builtin_ctzll(pb) < 6
-                                                  ? __builtin_ctzll(pb)
-                                                  : 6)));
+    size_t l = pb * (64 / ((size_t)1 << (__builtin_ctzll(pb) < 6
+                                            ? __builtin_ctzll(pb)
+                                            : 6)));
+    l *= (16 * vb + l - 1) / l; /* 16 vectors or more: runs() */
     if (x->align && l + WSTEP <= SCR && l * 4 <= (size_t)x->count * x->w)
         return l;
     return (WSTEP + pb - 1) / pb * pb;
@@ -218,7 +220,7 @@ static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
     else
         expand(p, k, o->from, o->base, 0, scr, o->w);
     if (x->wrap) {
-        x->step[k] = lined(x, pb);
+        x->step[k] = lined(x, pb, k ? WSTEP : WSTEP / x->w);
         repeat(scr, pb, x->step[k] + WSTEP);
     } else {
         repeat(scr, pb, (size_t)(o->per + x->run) * o->w);
@@ -260,6 +262,17 @@ static void regs(phase *x)
     }
 }
 
+/* The wrap loop in stretches between wraps (opt_wrap.h, runs) when 512-bit
+ * ops run whole and every wrapped copy's step is 16 vectors or more. */
+static void runs(phase *x)
+{
+    x->runs = x->align;
+    for (int k = 0; k < 3; k++)
+        if (x->op[k].mode == WIDE &&
+            x->step[k] < 16 * (k ? (size_t)WSTEP : WSTEP / x->w))
+            x->runs = 0;
+}
+
 /* Output elements [begin, end) in one wrap loop call. */
 static void wrap_range(const phase *x, int64_t begin, int64_t end)
 {
@@ -276,7 +289,7 @@ static void wrap_range(const phase *x, int64_t begin, int64_t end)
                                 : 0;
     }
     a.ts = x->op[1].mode == SCALAR, a.es = x->op[2].mode == SCALAR;
-    a.m = x->m, a.reg = x->reg;
+    a.m = x->m, a.reg = x->reg, a.runs = x->runs;
     x->wrap((size_t)(end - begin), &a, x->d + (size_t)begin * x->w);
 }
 
@@ -392,7 +405,7 @@ static int prepare(phase *x, const opt_plan *p, const void *const data[3],
     for (int k = 0; k < 3; k++)
         fill_op(x, p, k, scr[k]);
     if (x->wrap)
-        regs(x);
+        regs(x), runs(x);
     kind = x->op[1].mode == SCALAR ? (x->op[2].mode == SCALAR ? OPT_K_vss
                                                               : OPT_K_vsv)
                                    : (x->op[2].mode == SCALAR ? OPT_K_vvs

@@ -143,6 +143,57 @@ static inline void vahead(const char *p) { (void)p; }
             part##bits(n - i, c + oc, t + ot, e + oe, d + i * w, ts, es, tv, \
                        ev);                                                  \
     }                                                                        \
+    /* The same, the stretch between two wraps as a plain loop: per     \
+     * vector no compare and no cmov, whose chain (add, compare, cmov: 3  \
+     * cycles) bounds wloop on Zen 5; a stretch's end costs a compare per \
+     * operand and a branch miss, so only where every wrapped period is   \
+     * 16 vectors or more (x->runs). */                                    \
+    VL_ALWAYS void wruns##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int ts, const int es, const int wc,   \
+                               const int wt, const int we)                 \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        const uint8_t *c = (const uint8_t *)x->base[0];                      \
+        const char *t = x->base[1], *e = x->base[2];                         \
+        const size_t pc = x->per[0], pt = x->per[1], pe = x->per[2];         \
+        size_t oc = x->off[0], ot = x->off[1], oe = x->off[2], i = 0;        \
+        const VT tv = ts ? vsplat##bits(t) : vzero();                        \
+        const VT ev = es ? vsplat##bits(e) : vzero();                        \
+        while (i + lanes <= n) {                                             \
+            size_t k = (n - i) / lanes, q;                                   \
+            if (wc && (q = (pc - oc + lanes - 1) / lanes) < k)               \
+                k = q;                                                       \
+            if (wt && (q = (pt - ot + VBYTES - 1) / VBYTES) < k)             \
+                k = q;                                                       \
+            if (we && (q = (pe - oe + VBYTES - 1) / VBYTES) < k)             \
+                k = q;                                                       \
+            const uint8_t *cc = c + oc;                                      \
+            const char *tt = t + ot, *ee = e + oe;                           \
+            char *dd = d + i * w;                                            \
+            for (size_t j = 0; j < k; j++)                                   \
+                vstoreu(dd + j * VBYTES,                                     \
+                        vpick##bits(cmask##bits(cc + j * lanes),             \
+                                    ts ? tv : vloadu(tt + j * VBYTES),       \
+                                    es ? ev : vloadu(ee + j * VBYTES)));     \
+            i += k * lanes, oc += k * lanes;                                 \
+            ot += ts ? 0 : k * VBYTES, oe += es ? 0 : k * VBYTES;            \
+            oc = wc && oc >= pc ? oc - pc : oc;                              \
+            ot = wt && ot >= pt ? ot - pt : ot;                              \
+            oe = we && oe >= pe ? oe - pe : oe;                              \
+        }                                                                    \
+        if (i < n)                                                           \
+            part##bits(n - i, c + oc, t + ot, e + oe, d + i * w, ts, es, tv, \
+                       ev);                                                  \
+    }                                                                        \
+    VL_ALWAYS void wpick##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int ts, const int es, const int wc,   \
+                               const int wt, const int we)                 \
+    {                                                                        \
+        if (x->runs)                                                         \
+            wruns##bits(n, x, d, ts, es, wc, wt, we);                        \
+        else                                                                 \
+            wloop##bits(n, x, d, ts, es, wc, wt, we);                        \
+    }                                                                        \
     /* wc, wt, we: which offsets wrap, as constants: a dense operand's     \
      * compare and cmov cost 4 of the 20 instructions of a vector          \
      * (617x38:617x38:38 i64 on Zen 5: cond and then dense, else wrapped). */ \
@@ -153,15 +204,15 @@ static inline void vahead(const char *p) { (void)p; }
         const int wt = !ts && x->per[1] != SIZE_MAX;                         \
         const int we = !es && x->per[2] != SIZE_MAX;                         \
         if (wc)                                                              \
-            wt ? (we ? wloop##bits(n, x, d, ts, es, 1, 1, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 1, 1, 0))                \
-               : (we ? wloop##bits(n, x, d, ts, es, 1, 0, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 1, 0, 0));               \
+            wt ? (we ? wpick##bits(n, x, d, ts, es, 1, 1, 1)                 \
+                     : wpick##bits(n, x, d, ts, es, 1, 1, 0))                \
+               : (we ? wpick##bits(n, x, d, ts, es, 1, 0, 1)                 \
+                     : wpick##bits(n, x, d, ts, es, 1, 0, 0));               \
         else                                                                 \
-            wt ? (we ? wloop##bits(n, x, d, ts, es, 0, 1, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 0, 1, 0))                \
-               : (we ? wloop##bits(n, x, d, ts, es, 0, 0, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 0, 0, 0));               \
+            wt ? (we ? wpick##bits(n, x, d, ts, es, 0, 1, 1)                 \
+                     : wpick##bits(n, x, d, ts, es, 0, 1, 0))                \
+               : (we ? wpick##bits(n, x, d, ts, es, 0, 0, 1)                 \
+                     : wpick##bits(n, x, d, ts, es, 0, 0, 0));               \
     }                                                                        \
     /* Operands whose pattern repeats every M vectors (x->m, opt_wrap.h) \
      * held in M registers each (rc, rt, re): per vector only the others  \
@@ -211,7 +262,7 @@ static inline void vahead(const char *p) { (void)p; }
          * M vectors: i is a whole number of them) */                       \
         y.off[0] = rc ? x->off[0] : oc, y.off[1] = rt ? x->off[1] : ot;      \
         y.off[2] = re ? x->off[2] : oe;                                      \
-        y.m = 0;                                                             \
+        y.m = 0, y.runs = 0;                                                 \
         VL_WNAME(OPT_ISA, bits)(n - i, &y, d + i * w);                       \
     }                                                                        \
     VL_ALWAYS void pregs##bits(size_t n, const opt_wrap *x, char *d,         \
