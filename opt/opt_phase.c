@@ -189,19 +189,23 @@ static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
 }
 
 /* The wrap loop's step for a period of pb bytes: the fewest whole periods
- * of WSTEP bytes or more; with x->align, the fewest of a multiple of 64
- * (lcm(pb, 64)) and 16 vectors of vb bytes or more when that fits the scratch and costs at most a quarter of
- * the output: a copy read at offsets that stay at dst's place in a line,
- * so its loads cross lines only where dst's stores do.  On Zen 5 a load
- * that crosses a line takes two load slots at every width (one a cycle,
- * against two aligned: opt/NOTES.md, ninth round). */
+ * of WSTEP bytes or more; with x->align, the fewest that make a multiple
+ * of 64 (lcm(pb, 64)) and 16 vectors of vb bytes or more (runs()), within
+ * the limits below: a copy read at offsets that stay at dst's place in a
+ * line, so its loads cross lines only where dst's stores do.  On Zen 5 a
+ * load that crosses a line takes two load slots at every width (one a
+ * cycle, against two aligned: opt/NOTES.md, ninth round). */
 static size_t lined(const phase *x, size_t pb, size_t vb)
 {
     size_t l = pb * (64 / ((size_t)1 << (__builtin_ctzll(pb) < 6
                                             ? __builtin_ctzll(pb)
                                             : 6)));
     l *= (16 * vb + l - 1) / l; /* 16 vectors or more: runs() */
-    if (x->align && l + WSTEP <= SCR && l * 4 <= (size_t)x->count * x->w)
+    /* Not with registers (regs(): the copies are remade per call, and
+     * 1x1:1x76:61x76 f32 lost 0.51 -> 0.38), nor past 4 KiB (two 16 KiB
+     * copies of 1x251:1x251:11898x251 bf16: 0.90 -> 0.69) or a sixteenth
+     * of the output (slabs: 41x1x166:41x48x166:1x1x1x1 i32 0.79 -> 0.66). */
+    if (x->align && !x->m && l <= 4096 && l * 16 <= (size_t)x->count * x->w)
         return l;
     return (WSTEP + pb - 1) / pb * pb;
 }
@@ -266,7 +270,7 @@ static void regs(phase *x)
  * ops run whole and every wrapped copy's step is 16 vectors or more. */
 static void runs(phase *x)
 {
-    x->runs = x->align;
+    x->runs = x->align && !x->m;
     for (int k = 0; k < 3; k++)
         if (x->op[k].mode == WIDE &&
             x->step[k] < 16 * (k ? (size_t)WSTEP : WSTEP / x->w))
@@ -402,10 +406,12 @@ static int prepare(phase *x, const opt_plan *p, const void *const data[3],
     /* Zen 4 (512-bit loads in halves) keeps the short copies it was
      * measured with. */
     x->align = x->wrap && !opt_cpu_split512();
+    if (x->wrap)
+        regs(x); /* before the copies: lined() reads x->m */
     for (int k = 0; k < 3; k++)
         fill_op(x, p, k, scr[k]);
     if (x->wrap)
-        regs(x), runs(x);
+        runs(x);
     kind = x->op[1].mode == SCALAR ? (x->op[2].mode == SCALAR ? OPT_K_vss
                                                               : OPT_K_vsv)
                                    : (x->op[2].mode == SCALAR ? OPT_K_vvs

@@ -185,15 +185,6 @@ static inline void vahead(const char *p) { (void)p; }
             part##bits(n - i, c + oc, t + ot, e + oe, d + i * w, ts, es, tv, \
                        ev);                                                  \
     }                                                                        \
-    VL_ALWAYS void wpick##bits(size_t n, const opt_wrap *x, char *d,         \
-                               const int ts, const int es, const int wc,   \
-                               const int wt, const int we)                 \
-    {                                                                        \
-        if (x->runs)                                                         \
-            wruns##bits(n, x, d, ts, es, wc, wt, we);                        \
-        else                                                                 \
-            wloop##bits(n, x, d, ts, es, wc, wt, we);                        \
-    }                                                                        \
     /* wc, wt, we: which offsets wrap, as constants: a dense operand's     \
      * compare and cmov cost 4 of the 20 instructions of a vector          \
      * (617x38:617x38:38 i64 on Zen 5: cond and then dense, else wrapped). */ \
@@ -204,15 +195,54 @@ static inline void vahead(const char *p) { (void)p; }
         const int wt = !ts && x->per[1] != SIZE_MAX;                         \
         const int we = !es && x->per[2] != SIZE_MAX;                         \
         if (wc)                                                              \
-            wt ? (we ? wpick##bits(n, x, d, ts, es, 1, 1, 1)                 \
-                     : wpick##bits(n, x, d, ts, es, 1, 1, 0))                \
-               : (we ? wpick##bits(n, x, d, ts, es, 1, 0, 1)                 \
-                     : wpick##bits(n, x, d, ts, es, 1, 0, 0));               \
+            wt ? (we ? wloop##bits(n, x, d, ts, es, 1, 1, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 1, 1, 0))                \
+               : (we ? wloop##bits(n, x, d, ts, es, 1, 0, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 1, 0, 0));               \
         else                                                                 \
-            wt ? (we ? wpick##bits(n, x, d, ts, es, 0, 1, 1)                 \
-                     : wpick##bits(n, x, d, ts, es, 0, 1, 0))                \
-               : (we ? wpick##bits(n, x, d, ts, es, 0, 0, 1)                 \
-                     : wpick##bits(n, x, d, ts, es, 0, 0, 0));               \
+            wt ? (we ? wloop##bits(n, x, d, ts, es, 0, 1, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 0, 1, 0))                \
+               : (we ? wloop##bits(n, x, d, ts, es, 0, 0, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 0, 0, 0));               \
+    }                                                                        \
+    VL_ALWAYS void wrsel##bits(size_t n, const opt_wrap *x, char *d,          \
+                              const int ts, const int es)                  \
+    {                                                                        \
+        const int wc = x->per[0] != SIZE_MAX;                                \
+        const int wt = !ts && x->per[1] != SIZE_MAX;                         \
+        const int we = !es && x->per[2] != SIZE_MAX;                         \
+        if (wc)                                                              \
+            wt ? (we ? wruns##bits(n, x, d, ts, es, 1, 1, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 1, 1, 0))                \
+               : (we ? wruns##bits(n, x, d, ts, es, 1, 0, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 1, 0, 0));               \
+        else                                                                 \
+            wt ? (we ? wruns##bits(n, x, d, ts, es, 0, 1, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 0, 1, 0))                \
+               : (we ? wruns##bits(n, x, d, ts, es, 0, 0, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 0, 0, 0));               \
+    }                                                                        \
+    /* Both out of line: inlined beside the register loops (ploop), the  \
+     * 32 copies of wloop and wruns moved those in their lines and made    \
+     * them slower (1x1:1x76:61x76 f32 0.48 -> 0.40, 1x1x2:31x87x2:87x2    \
+     * bf16 0.52 -> 0.44). */                                              \
+    static __attribute__((noinline)) void wlfn##bits(size_t n,               \
+                                                     const opt_wrap *x,      \
+                                                     char *d)                \
+    {                                                                        \
+        if (x->ts)                                                           \
+            x->es ? wsel##bits(n, x, d, 1, 1) : wsel##bits(n, x, d, 1, 0);   \
+        else                                                                 \
+            x->es ? wsel##bits(n, x, d, 0, 1) : wsel##bits(n, x, d, 0, 0);   \
+    }                                                                        \
+    static __attribute__((noinline)) void wrfn##bits(size_t n,               \
+                                                     const opt_wrap *x,      \
+                                                     char *d)                \
+    {                                                                        \
+        if (x->ts)                                                           \
+            x->es ? wrsel##bits(n, x, d, 1, 1) : wrsel##bits(n, x, d, 1, 0); \
+        else                                                                 \
+            x->es ? wrsel##bits(n, x, d, 0, 1) : wrsel##bits(n, x, d, 0, 0); \
     }                                                                        \
     /* Operands whose pattern repeats every M vectors (x->m, opt_wrap.h) \
      * held in M registers each (rc, rt, re): per vector only the others  \
@@ -280,6 +310,10 @@ static inline void vahead(const char *p) { (void)p; }
     }                                                                        \
     void VL_WNAME(OPT_ISA, bits)(size_t n, const opt_wrap *x, char *d)       \
     {                                                                        \
+        if (x->runs) {                                                       \
+            wrfn##bits(n, x, d);                                             \
+            return;                                                          \
+        }                                                                    \
         switch (x->m) {                                                      \
         case 1: pregs##bits(n, x, d, 1); return;                             \
         case 2: pregs##bits(n, x, d, 2); return;                             \
@@ -287,10 +321,7 @@ static inline void vahead(const char *p) { (void)p; }
         case 4: pregs##bits(n, x, d, 4); return;                             \
         default: break;                                                      \
         }                                                                    \
-        if (x->ts)                                                           \
-            x->es ? wsel##bits(n, x, d, 1, 1) : wsel##bits(n, x, d, 1, 0);   \
-        else                                                                 \
-            x->es ? wsel##bits(n, x, d, 0, 1) : wsel##bits(n, x, d, 0, 0);   \
+        wlfn##bits(n, x, d);                                                 \
     }
 #else
 #define VL_WRAP(bits)
