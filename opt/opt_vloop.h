@@ -251,7 +251,8 @@ static inline void vahead(const char *p) { (void)p; }
      * vectors; the rest by wloop from the offsets there. */              \
     VL_ALWAYS void ploop##bits(size_t n, const opt_wrap *x, char *d,         \
                                const int M, const int rc, const int rt,    \
-                               const int re)                               \
+                               const int re, const int wc, const int wt,   \
+                               const int we)                               \
     {                                                                        \
         const size_t w = bits / 8, lanes = VBYTES / w;                       \
         const uint8_t *c = (const uint8_t *)x->base[0];                      \
@@ -280,11 +281,11 @@ static inline void vahead(const char *p) { (void)p; }
                                     rt ? tr[j] : vloadu(t + ot),             \
                                     re ? er[j] : vloadu(e + oe)));           \
                 oc += rc ? 0 : lanes;                                        \
-                oc = oc >= pc ? oc - pc : oc;                                \
+                oc = wc && oc >= pc ? oc - pc : oc;                          \
                 ot += rt ? 0 : VBYTES;                                       \
-                ot = ot >= pt ? ot - pt : ot;                                \
+                ot = wt && ot >= pt ? ot - pt : ot;                          \
                 oe += re ? 0 : VBYTES;                                       \
-                oe = oe >= pe ? oe - pe : oe;                                \
+                oe = we && oe >= pe ? oe - pe : oe;                          \
             }                                                                \
         if (i == n)                                                          \
             return;                                                          \
@@ -295,17 +296,38 @@ static inline void vahead(const char *p) { (void)p; }
         y.m = 0, y.runs = 0;                                                 \
         VL_WNAME(OPT_ISA, bits)(n - i, &y, d + i * w);                       \
     }                                                                        \
+    /* The operands loaded per vector that wrap (wc, wt, we), as        \
+     * constants: a dense one (per SIZE_MAX) skips the compare and cmov.  \
+     * With rc, rt, re constants the held operands' flags fold to 0. */    \
+    VL_ALWAYS void pwrap##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int M, const int rc, const int rt,    \
+                               const int re)                               \
+    {                                                                        \
+        const int wc = !rc && x->per[0] != SIZE_MAX;                         \
+        const int wt = !rt && x->per[1] != SIZE_MAX;                         \
+        const int we = !re && x->per[2] != SIZE_MAX;                         \
+        if (wc)                                                              \
+            wt ? (we ? ploop##bits(n, x, d, M, rc, rt, re, 1, 1, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 1, 1, 0))         \
+               : (we ? ploop##bits(n, x, d, M, rc, rt, re, 1, 0, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 1, 0, 0));        \
+        else                                                                 \
+            wt ? (we ? ploop##bits(n, x, d, M, rc, rt, re, 0, 1, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 0, 1, 0))         \
+               : (we ? ploop##bits(n, x, d, M, rc, rt, re, 0, 0, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 0, 0, 0));        \
+    }                                                                        \
     VL_ALWAYS void pregs##bits(size_t n, const opt_wrap *x, char *d,         \
                                const int M)                                \
     {                                                                        \
         switch (x->reg) {                                                    \
-        case 1: ploop##bits(n, x, d, M, 1, 0, 0); break;                     \
-        case 2: ploop##bits(n, x, d, M, 0, 1, 0); break;                     \
-        case 3: ploop##bits(n, x, d, M, 1, 1, 0); break;                     \
-        case 4: ploop##bits(n, x, d, M, 0, 0, 1); break;                     \
-        case 5: ploop##bits(n, x, d, M, 1, 0, 1); break;                     \
-        case 6: ploop##bits(n, x, d, M, 0, 1, 1); break;                     \
-        default: ploop##bits(n, x, d, M, 1, 1, 1); break;                    \
+        case 1: pwrap##bits(n, x, d, M, 1, 0, 0); break;                     \
+        case 2: pwrap##bits(n, x, d, M, 0, 1, 0); break;                     \
+        case 3: pwrap##bits(n, x, d, M, 1, 1, 0); break;                     \
+        case 4: pwrap##bits(n, x, d, M, 0, 0, 1); break;                     \
+        case 5: pwrap##bits(n, x, d, M, 1, 0, 1); break;                     \
+        case 6: pwrap##bits(n, x, d, M, 0, 1, 1); break;                     \
+        default: pwrap##bits(n, x, d, M, 1, 1, 1); break;                    \
         }                                                                    \
     }                                                                        \
     void VL_WNAME(OPT_ISA, bits)(size_t n, const opt_wrap *x, char *d)       \
