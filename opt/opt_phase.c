@@ -48,6 +48,8 @@ typedef struct phase {
     opt_wrap_fn *wrap; /* one call per range (opt_wrap.h), or NULL: runs */
     size_t step[3];    /* wrap: per[k] in bytes (0: not wrapped) */
     int m, reg;        /* wrap: operands held in registers (opt_wrap.h) */
+    int align;         /* wrap: copies a multiple of 64 bytes (lined()) */
+    int runs;          /* wrap: stretches between wraps (opt_wrap.h) */
     int64_t run, count, chunk;
     int nt;
 } phase;
@@ -186,6 +188,28 @@ static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
     return 1;
 }
 
+/* The wrap loop's step for a period of pb bytes: the fewest whole periods
+ * of WSTEP bytes or more; with x->align, the fewest that make a multiple
+ * of 64 (lcm(pb, 64)) and 16 vectors of vb bytes or more (runs()), within
+ * the limits below: a copy read at offsets that stay at dst's place in a
+ * line, so its loads cross lines only where dst's stores do.  On Zen 5 a
+ * load that crosses a line takes two load slots at every width (one a
+ * cycle, against two aligned: opt/NOTES.md, ninth round). */
+static size_t lined(const phase *x, size_t pb, size_t vb)
+{
+    size_t l = pb * (64 / ((size_t)1 << (__builtin_ctzll(pb) < 6
+                                            ? __builtin_ctzll(pb)
+                                            : 6)));
+    l *= (16 * vb + l - 1) / l; /* 16 vectors or more: runs() */
+    /* Not with registers (regs(): the copies are remade per call, and
+     * 1x1:1x76:61x76 f32 lost 0.51 -> 0.38), nor past 4 KiB (two 16 KiB
+     * copies of 1x251:1x251:11898x251 bf16: 0.90 -> 0.69) or a sixteenth
+     * of the output (slabs: 41x1x166:41x48x166:1x1x1x1 i32 0.79 -> 0.66). */
+    if (x->align && !x->m && l <= 4096 && l * 16 <= (size_t)x->count * x->w)
+        return l;
+    return (WSTEP + pb - 1) / pb * pb;
+}
+
 /* Operand k's copy into scr, when it has one: for the runs, its period
  * widened to per elements and a run more; for the wrap loop, to WSTEP
  * bytes or more (a whole number of periods, step[k]) and WSTEP more. */
@@ -200,7 +224,7 @@ static void fill_op(phase *x, const opt_plan *p, int k, char *scr)
     else
         expand(p, k, o->from, o->base, 0, scr, o->w);
     if (x->wrap) {
-        x->step[k] = (WSTEP + pb - 1) / pb * pb;
+        x->step[k] = lined(x, pb, k ? WSTEP : WSTEP / x->w);
         repeat(scr, pb, x->step[k] + WSTEP);
     } else {
         repeat(scr, pb, (size_t)(o->per + x->run) * o->w);
@@ -242,6 +266,17 @@ static void regs(phase *x)
     }
 }
 
+/* The wrap loop in stretches between wraps (opt_wrap.h, runs) when 512-bit
+ * ops run whole and every wrapped copy's step is 16 vectors or more. */
+static void runs(phase *x)
+{
+    x->runs = x->align && !x->m;
+    for (int k = 0; k < 3; k++)
+        if (x->op[k].mode == WIDE &&
+            x->step[k] < 16 * (k ? (size_t)WSTEP : WSTEP / x->w))
+            x->runs = 0;
+}
+
 /* Output elements [begin, end) in one wrap loop call. */
 static void wrap_range(const phase *x, int64_t begin, int64_t end)
 {
@@ -251,12 +286,14 @@ static void wrap_range(const phase *x, int64_t begin, int64_t end)
         a.base[k] = o->base, a.per[k] = SIZE_MAX, a.off[k] = 0;
         if (o->mode == DENSE)
             a.off[k] = (size_t)begin * o->w;
-        else if (o->mode == WIDE)
+        else if (o->mode == WIDE) /* aligned: at dst's place in a line */
             a.per[k] = x->step[k],
-            a.off[k] = begin ? (size_t)(begin % o->raw) * o->w : 0;
+            a.off[k] = x->align ? (size_t)begin * o->w % x->step[k]
+                       : begin  ? (size_t)(begin % o->raw) * o->w
+                                : 0;
     }
     a.ts = x->op[1].mode == SCALAR, a.es = x->op[2].mode == SCALAR;
-    a.m = x->m, a.reg = x->reg;
+    a.m = x->m, a.reg = x->reg, a.runs = x->runs;
     x->wrap((size_t)(end - begin), &a, x->d + (size_t)begin * x->w);
 }
 
@@ -366,10 +403,15 @@ static int prepare(phase *x, const opt_plan *p, const void *const data[3],
     for (int k = 0; k < 3; k++)
         if (x->op[k].mode == INPLACE)
             x->wrap = NULL;
+    /* Zen 4 (512-bit loads in halves) keeps the short copies it was
+     * measured with. */
+    x->align = x->wrap && !opt_cpu_split512();
+    if (x->wrap)
+        regs(x); /* before the copies: lined() reads x->m */
     for (int k = 0; k < 3; k++)
         fill_op(x, p, k, scr[k]);
     if (x->wrap)
-        regs(x);
+        runs(x);
     kind = x->op[1].mode == SCALAR ? (x->op[2].mode == SCALAR ? OPT_K_vss
                                                               : OPT_K_vsv)
                                    : (x->op[2].mode == SCALAR ? OPT_K_vvs

@@ -126,7 +126,8 @@ static inline void vahead(const char *p) { (void)p; }
      * offset steps and wraps with a compare and a subtraction (a cmov), \
      * so a short period costs no call per run and no widened copy. */     \
     VL_ALWAYS void wloop##bits(size_t n, const opt_wrap *x, char *d,         \
-                               const int ts, const int es)                 \
+                               const int ts, const int es, const int wc,   \
+                               const int wt, const int we)                 \
     {                                                                        \
         const size_t w = bits / 8, lanes = VBYTES / w;                       \
         const uint8_t *c = (const uint8_t *)x->base[0];                      \
@@ -140,15 +141,116 @@ static inline void vahead(const char *p) { (void)p; }
                                            ts ? tv : vloadu(t + ot),        \
                                            es ? ev : vloadu(e + oe)));      \
             oc += lanes;                                                     \
-            oc = oc >= pc ? oc - pc : oc;                                    \
+            oc = wc && oc >= pc ? oc - pc : oc;                              \
             ot += ts ? 0 : VBYTES;                                           \
-            ot = ot >= pt ? ot - pt : ot;                                    \
+            ot = wt && ot >= pt ? ot - pt : ot;                              \
             oe += es ? 0 : VBYTES;                                           \
-            oe = oe >= pe ? oe - pe : oe;                                    \
+            oe = we && oe >= pe ? oe - pe : oe;                              \
         }                                                                    \
         if (i < n)                                                           \
             part##bits(n - i, c + oc, t + ot, e + oe, d + i * w, ts, es, tv, \
                        ev);                                                  \
+    }                                                                        \
+    /* The same, the stretch between two wraps as a plain loop: per     \
+     * vector no compare and no cmov, whose chain (add, compare, cmov: 3  \
+     * cycles) bounds wloop on Zen 5; a stretch's end costs a compare per \
+     * operand and a branch miss, so only where every wrapped period is   \
+     * 16 vectors or more (x->runs). */                                    \
+    VL_ALWAYS void wruns##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int ts, const int es, const int wc,   \
+                               const int wt, const int we)                 \
+    {                                                                        \
+        const size_t w = bits / 8, lanes = VBYTES / w;                       \
+        const uint8_t *c = (const uint8_t *)x->base[0];                      \
+        const char *t = x->base[1], *e = x->base[2];                         \
+        const size_t pc = x->per[0], pt = x->per[1], pe = x->per[2];         \
+        size_t oc = x->off[0], ot = x->off[1], oe = x->off[2], i = 0;        \
+        const VT tv = ts ? vsplat##bits(t) : vzero();                        \
+        const VT ev = es ? vsplat##bits(e) : vzero();                        \
+        while (i + lanes <= n) {                                             \
+            size_t k = (n - i) / lanes, q;                                   \
+            if (wc && (q = (pc - oc + lanes - 1) / lanes) < k)               \
+                k = q;                                                       \
+            if (wt && (q = (pt - ot + VBYTES - 1) / VBYTES) < k)             \
+                k = q;                                                       \
+            if (we && (q = (pe - oe + VBYTES - 1) / VBYTES) < k)             \
+                k = q;                                                       \
+            const uint8_t *cc = c + oc;                                      \
+            const char *tt = t + ot, *ee = e + oe;                           \
+            char *dd = d + i * w;                                            \
+            for (size_t j = 0; j < k; j++)                                   \
+                vstoreu(dd + j * VBYTES,                                     \
+                        vpick##bits(cmask##bits(cc + j * lanes),             \
+                                    ts ? tv : vloadu(tt + j * VBYTES),       \
+                                    es ? ev : vloadu(ee + j * VBYTES)));     \
+            i += k * lanes, oc += k * lanes;                                 \
+            ot += ts ? 0 : k * VBYTES, oe += es ? 0 : k * VBYTES;            \
+            oc = wc && oc >= pc ? oc - pc : oc;                              \
+            ot = wt && ot >= pt ? ot - pt : ot;                              \
+            oe = we && oe >= pe ? oe - pe : oe;                              \
+        }                                                                    \
+        if (i < n)                                                           \
+            part##bits(n - i, c + oc, t + ot, e + oe, d + i * w, ts, es, tv, \
+                       ev);                                                  \
+    }                                                                        \
+    /* wc, wt, we: which offsets wrap, as constants: a dense operand's     \
+     * compare and cmov cost 4 of the 20 instructions of a vector          \
+     * (617x38:617x38:38 i64 on Zen 5: cond and then dense, else wrapped). */ \
+    VL_ALWAYS void wsel##bits(size_t n, const opt_wrap *x, char *d,          \
+                              const int ts, const int es)                  \
+    {                                                                        \
+        const int wc = x->per[0] != SIZE_MAX;                                \
+        const int wt = !ts && x->per[1] != SIZE_MAX;                         \
+        const int we = !es && x->per[2] != SIZE_MAX;                         \
+        if (wc)                                                              \
+            wt ? (we ? wloop##bits(n, x, d, ts, es, 1, 1, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 1, 1, 0))                \
+               : (we ? wloop##bits(n, x, d, ts, es, 1, 0, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 1, 0, 0));               \
+        else                                                                 \
+            wt ? (we ? wloop##bits(n, x, d, ts, es, 0, 1, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 0, 1, 0))                \
+               : (we ? wloop##bits(n, x, d, ts, es, 0, 0, 1)                 \
+                     : wloop##bits(n, x, d, ts, es, 0, 0, 0));               \
+    }                                                                        \
+    VL_ALWAYS void wrsel##bits(size_t n, const opt_wrap *x, char *d,          \
+                              const int ts, const int es)                  \
+    {                                                                        \
+        const int wc = x->per[0] != SIZE_MAX;                                \
+        const int wt = !ts && x->per[1] != SIZE_MAX;                         \
+        const int we = !es && x->per[2] != SIZE_MAX;                         \
+        if (wc)                                                              \
+            wt ? (we ? wruns##bits(n, x, d, ts, es, 1, 1, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 1, 1, 0))                \
+               : (we ? wruns##bits(n, x, d, ts, es, 1, 0, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 1, 0, 0));               \
+        else                                                                 \
+            wt ? (we ? wruns##bits(n, x, d, ts, es, 0, 1, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 0, 1, 0))                \
+               : (we ? wruns##bits(n, x, d, ts, es, 0, 0, 1)                 \
+                     : wruns##bits(n, x, d, ts, es, 0, 0, 0));               \
+    }                                                                        \
+    /* Both out of line: inlined beside the register loops (ploop), the  \
+     * 32 copies of wloop and wruns moved those in their lines and made    \
+     * them slower (1x1:1x76:61x76 f32 0.48 -> 0.40, 1x1x2:31x87x2:87x2    \
+     * bf16 0.52 -> 0.44). */                                              \
+    static __attribute__((noinline)) void wlfn##bits(size_t n,               \
+                                                     const opt_wrap *x,      \
+                                                     char *d)                \
+    {                                                                        \
+        if (x->ts)                                                           \
+            x->es ? wsel##bits(n, x, d, 1, 1) : wsel##bits(n, x, d, 1, 0);   \
+        else                                                                 \
+            x->es ? wsel##bits(n, x, d, 0, 1) : wsel##bits(n, x, d, 0, 0);   \
+    }                                                                        \
+    static __attribute__((noinline)) void wrfn##bits(size_t n,               \
+                                                     const opt_wrap *x,      \
+                                                     char *d)                \
+    {                                                                        \
+        if (x->ts)                                                           \
+            x->es ? wrsel##bits(n, x, d, 1, 1) : wrsel##bits(n, x, d, 1, 0); \
+        else                                                                 \
+            x->es ? wrsel##bits(n, x, d, 0, 1) : wrsel##bits(n, x, d, 0, 0); \
     }                                                                        \
     /* Operands whose pattern repeats every M vectors (x->m, opt_wrap.h) \
      * held in M registers each (rc, rt, re): per vector only the others  \
@@ -157,7 +259,8 @@ static inline void vahead(const char *p) { (void)p; }
      * vectors; the rest by wloop from the offsets there. */              \
     VL_ALWAYS void ploop##bits(size_t n, const opt_wrap *x, char *d,         \
                                const int M, const int rc, const int rt,    \
-                               const int re)                               \
+                               const int re, const int wc, const int wt,   \
+                               const int we)                               \
     {                                                                        \
         const size_t w = bits / 8, lanes = VBYTES / w;                       \
         const uint8_t *c = (const uint8_t *)x->base[0];                      \
@@ -186,11 +289,11 @@ static inline void vahead(const char *p) { (void)p; }
                                     rt ? tr[j] : vloadu(t + ot),             \
                                     re ? er[j] : vloadu(e + oe)));           \
                 oc += rc ? 0 : lanes;                                        \
-                oc = oc >= pc ? oc - pc : oc;                                \
+                oc = wc && oc >= pc ? oc - pc : oc;                          \
                 ot += rt ? 0 : VBYTES;                                       \
-                ot = ot >= pt ? ot - pt : ot;                                \
+                ot = wt && ot >= pt ? ot - pt : ot;                          \
                 oe += re ? 0 : VBYTES;                                       \
-                oe = oe >= pe ? oe - pe : oe;                                \
+                oe = we && oe >= pe ? oe - pe : oe;                          \
             }                                                                \
         if (i == n)                                                          \
             return;                                                          \
@@ -198,24 +301,49 @@ static inline void vahead(const char *p) { (void)p; }
          * M vectors: i is a whole number of them) */                       \
         y.off[0] = rc ? x->off[0] : oc, y.off[1] = rt ? x->off[1] : ot;      \
         y.off[2] = re ? x->off[2] : oe;                                      \
-        y.m = 0;                                                             \
+        y.m = 0, y.runs = 0;                                                 \
         VL_WNAME(OPT_ISA, bits)(n - i, &y, d + i * w);                       \
+    }                                                                        \
+    /* The operands loaded per vector that wrap (wc, wt, we), as        \
+     * constants: a dense one (per SIZE_MAX) skips the compare and cmov.  \
+     * With rc, rt, re constants the held operands' flags fold to 0. */    \
+    VL_ALWAYS void pwrap##bits(size_t n, const opt_wrap *x, char *d,         \
+                               const int M, const int rc, const int rt,    \
+                               const int re)                               \
+    {                                                                        \
+        const int wc = !rc && x->per[0] != SIZE_MAX;                         \
+        const int wt = !rt && x->per[1] != SIZE_MAX;                         \
+        const int we = !re && x->per[2] != SIZE_MAX;                         \
+        if (wc)                                                              \
+            wt ? (we ? ploop##bits(n, x, d, M, rc, rt, re, 1, 1, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 1, 1, 0))         \
+               : (we ? ploop##bits(n, x, d, M, rc, rt, re, 1, 0, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 1, 0, 0));        \
+        else                                                                 \
+            wt ? (we ? ploop##bits(n, x, d, M, rc, rt, re, 0, 1, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 0, 1, 0))         \
+               : (we ? ploop##bits(n, x, d, M, rc, rt, re, 0, 0, 1)          \
+                     : ploop##bits(n, x, d, M, rc, rt, re, 0, 0, 0));        \
     }                                                                        \
     VL_ALWAYS void pregs##bits(size_t n, const opt_wrap *x, char *d,         \
                                const int M)                                \
     {                                                                        \
         switch (x->reg) {                                                    \
-        case 1: ploop##bits(n, x, d, M, 1, 0, 0); break;                     \
-        case 2: ploop##bits(n, x, d, M, 0, 1, 0); break;                     \
-        case 3: ploop##bits(n, x, d, M, 1, 1, 0); break;                     \
-        case 4: ploop##bits(n, x, d, M, 0, 0, 1); break;                     \
-        case 5: ploop##bits(n, x, d, M, 1, 0, 1); break;                     \
-        case 6: ploop##bits(n, x, d, M, 0, 1, 1); break;                     \
-        default: ploop##bits(n, x, d, M, 1, 1, 1); break;                    \
+        case 1: pwrap##bits(n, x, d, M, 1, 0, 0); break;                     \
+        case 2: pwrap##bits(n, x, d, M, 0, 1, 0); break;                     \
+        case 3: pwrap##bits(n, x, d, M, 1, 1, 0); break;                     \
+        case 4: pwrap##bits(n, x, d, M, 0, 0, 1); break;                     \
+        case 5: pwrap##bits(n, x, d, M, 1, 0, 1); break;                     \
+        case 6: pwrap##bits(n, x, d, M, 0, 1, 1); break;                     \
+        default: pwrap##bits(n, x, d, M, 1, 1, 1); break;                    \
         }                                                                    \
     }                                                                        \
     void VL_WNAME(OPT_ISA, bits)(size_t n, const opt_wrap *x, char *d)       \
     {                                                                        \
+        if (x->runs) {                                                       \
+            wrfn##bits(n, x, d);                                             \
+            return;                                                          \
+        }                                                                    \
         switch (x->m) {                                                      \
         case 1: pregs##bits(n, x, d, 1); return;                             \
         case 2: pregs##bits(n, x, d, 2); return;                             \
@@ -223,10 +351,7 @@ static inline void vahead(const char *p) { (void)p; }
         case 4: pregs##bits(n, x, d, 4); return;                             \
         default: break;                                                      \
         }                                                                    \
-        if (x->ts)                                                           \
-            x->es ? wloop##bits(n, x, d, 1, 1) : wloop##bits(n, x, d, 1, 0); \
-        else                                                                 \
-            x->es ? wloop##bits(n, x, d, 0, 1) : wloop##bits(n, x, d, 0, 0); \
+        wlfn##bits(n, x, d);                                                 \
     }
 #else
 #define VL_WRAP(bits)

@@ -25,6 +25,10 @@ typedef struct opt_wrap {
      * scalars) repeat every m vectors and are held in registers, m vectors
      * each, read once per call; 0: every operand loaded per vector. */
     int m, reg;
+    /* runs: every wrapped offset wraps at most once per 16 vectors; the
+     * loop then runs each stretch between wraps with no compare per
+     * vector (opt_phase.c sets it where 512-bit ops run whole). */
+    int runs;
 } opt_wrap;
 
 typedef void opt_wrap_fn(size_t n, const opt_wrap *x, char *d);
