@@ -63,6 +63,7 @@ $(FUZZ_DIR)/ref/%.o: ref/%.c ref/ref.h ref/ref_internal.h spec/select.h $(FUZZ_I
 FUZZ_ASAN_CALLS := -mllvm -asan-instrumentation-with-call-threshold=0
 FUZZ_FLAGS_opt_avx512 := $(FUZZ_ASAN_CALLS)
 FUZZ_FLAGS_opt_avx512_perm := -fno-sanitize=undefined $(FUZZ_ASAN_CALLS)
+FUZZ_FLAGS_opt_avx512_chunk := -fno-sanitize=undefined $(FUZZ_ASAN_CALLS)
 
 $(FUZZ_DIR)/opt/%.o: opt/%.c $(OPT_HDR) $(FUZZ_IGNORE)
 	@mkdir -p $(@D)
