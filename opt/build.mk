@@ -92,10 +92,16 @@ check-opt-env: $(O)/opt/opt_ktest
 	echo "check-opt-env: SEL_ISA, SEL_NUM_THREADS and SEL_SPLIT512 honoured, bad values fall back to $$best/$$cpus/$$split with a message" || \
 	{ echo "check-opt-env: failed" >&2; cat $(O)/opt/env.err >&2; exit 1; }
 
+# Then once more with the other microarchitecture's choices (SEL_SPLIT512
+# flipped), as check-diff-opt does.
 check-opt-kernels: $(O)/opt/opt_ktest $(O)/opt/opt_kpool
 	$(O)/opt/opt_ktest > $(O)/opt/opt_ktest.tap || { grep -v '^ok' $(O)/opt/opt_ktest.tap; exit 1; }
 	$(O)/opt/opt_kpool >> $(O)/opt/opt_ktest.tap || { tail -4 $(O)/opt/opt_ktest.tap; exit 1; }
 	@echo "check-opt-kernels: $$(grep -c '^ok' $(O)/opt/opt_ktest.tap) ok ($$(grep -c SKIP $(O)/opt/opt_ktest.tap) skipped)"
+	@split=$$($(O)/opt/opt_ktest --active | cut -d' ' -f3); \
+	SEL_SPLIT512=$$((1 - split)) $(O)/opt/opt_ktest > $(O)/opt/opt_ktest_split.tap || \
+	    { grep -v '^ok' $(O)/opt/opt_ktest_split.tap; exit 1; }; \
+	echo "check-opt-kernels: with SEL_SPLIT512=$$((1 - split)): $$(grep -c '^ok' $(O)/opt/opt_ktest_split.tap) ok"
 
 # The whole case suite against opt at every ISA level this machine runs
 # (levels it cannot run are listed as skipped): in `make check` each level
