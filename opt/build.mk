@@ -12,7 +12,7 @@
 OPT_MACHINE := $(shell $(CC) -dumpmachine)
 OPT_X86 := $(if $(findstring x86_64,$(OPT_MACHINE)),1,)
 OPT_ARM64 := $(if $(findstring aarch64,$(OPT_MACHINE)),1,)
-OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c opt/opt_avx512_perm.c) \
+OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c opt/opt_avx512_perm.c opt/opt_vtile512.c) \
                $(if $(OPT_ARM64),opt/opt_neon.c)
 OPT_SRC := opt/opt_shape.c opt/opt_fast.c opt/opt_plan.c opt/opt_dispatch.c opt/opt_pool.c \
            opt/opt_block.c opt/opt_stage.c opt/opt_brep.c opt/opt_crep.c opt/opt_ptile.c opt/opt_ptile_run.c opt/opt_bwarm.c opt/opt_small.c opt/opt_hit.c opt/opt_vtile.c opt/opt_chunk.c \
@@ -36,6 +36,7 @@ OPT_ISAFLAGS_opt_avx2   := -mavx2
 # against 31.5 in one block, by layout alone (engineer T, ninth round).
 OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
 OPT_ISAFLAGS_opt_avx512_perm := -mavx512f -mavx512bw -mavx512vl
+OPT_ISAFLAGS_opt_vtile512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
