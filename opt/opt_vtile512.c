@@ -41,11 +41,12 @@ static inline VZ_NOSAN VZ pair(__m256i lo, __m256i hi)
  * group's window g shuffled by kp (each half's control moved to its
  * tile's bytes), 4 (mode 1 whose two tiles of a pair lie in one 16-byte
  * window: tiny_r8_f32's then) that window, loaded once a pair, shuffled
- * as 3. */
+ * as 3, 5 (mode 0 whose pair of tiles is adjacent: tiny_r3_f32's then) one
+ * load as 2. */
 static inline VZ_NOSAN VZ vz_get(int m, const char *p, size_t a, size_t b,
                                  VZ g, VZ kp)
 {
-    if (m == 2)
+    if (m == 2 || m == 5)
         return _mm512_loadu_si512((const void *)(p + a));
     if (m == 0)
         return pair(ld32(p + a), ld32(p + b));
@@ -134,30 +135,37 @@ static inline VZ_NOSAN void vz_groups(const opt_vtile *x, int mc, int mt,
     }
 }
 
-/* One loop per mode of cond (3, 4), then and else (2-4): the modes whose
- * pair of tiles is one load.  Modes 0 and 1 would pay two loads and an
- * insert a pair, and lost there (tiny_r3_f32's then in mode 0 and
- * tiny_r6_f16's else in mode 1, 1-1.5 ns slower): such plans keep the
- * AVX2 loop. */
+/* One loop per mode of cond (3-5), then and else (2-5): the modes whose
+ * pair of tiles is one load.  Modes 0 and 1 otherwise pay two loads and
+ * an insert a pair, and lost there (tiny_r3_f32's then in mode 0 before
+ * mode 5, tiny_r6_f16's else in mode 1: 0.5-1.5 ns slower): such plans
+ * keep the AVX2 loop. */
 #define VZT(MC, MT, ME)                                                      \
     static __attribute__((no_sanitize_address, no_sanitize_thread)) void     \
         vz_##MC##MT##ME(const opt_vtile *x)                                  \
     {                                                                        \
         vz_groups(x, MC, MT, ME);                                            \
     }
-#define VZT_E(MC, MT) VZT(MC, MT, 2) VZT(MC, MT, 3) VZT(MC, MT, 4)
-#define VZT_T(MC) VZT_E(MC, 2) VZT_E(MC, 3) VZT_E(MC, 4)
+#define VZT_E(MC, MT)                                                        \
+    VZT(MC, MT, 2) VZT(MC, MT, 3) VZT(MC, MT, 4) VZT(MC, MT, 5)
+#define VZT_T(MC) VZT_E(MC, 2) VZT_E(MC, 3) VZT_E(MC, 4) VZT_E(MC, 5)
 VZT_T(3)
 VZT_T(4)
-#define VZT_ROW(MC, MT) {vz_##MC##MT##2, vz_##MC##MT##3, vz_##MC##MT##4}
-#define VZT_TAB(MC) {VZT_ROW(MC, 2), VZT_ROW(MC, 3), VZT_ROW(MC, 4)}
+VZT_T(5)
+#define VZT_ROW(MC, MT)                                                      \
+    {vz_##MC##MT##2, vz_##MC##MT##3, vz_##MC##MT##4, vz_##MC##MT##5}
+#define VZT_TAB(MC)                                                          \
+    {VZT_ROW(MC, 2), VZT_ROW(MC, 3), VZT_ROW(MC, 4), VZT_ROW(MC, 5)}
 
 /* Mode 4 for a mode-1 operand k whose pair of tiles (its tile window
- * plus in[0]) fits 16 bytes. */
+ * plus in[0]) fits 16 bytes, 5 for a mode-0 one whose pair is adjacent
+ * (in[0] is 32 bytes). */
 static int pair_mode(const opt_vtile *x, int k)
 {
-    const uint64_t g = x->win + x->in[0];
-    return x->mode[k] == 1 && (g >> 16 * k & 0xffff) <= 16 ? 4 : x->mode[k];
+    const uint64_t g = x->win + x->in[0], in = x->in[0] >> 16 * k & 0xffff;
+    if (x->mode[k] == 1 && (g >> 16 * k & 0xffff) <= 16)
+        return 4;
+    return x->mode[k] == 0 && in == 32 ? 5 : x->mode[k];
 }
 
 int opt_vtile_wide(const opt_vtile *x)
@@ -168,7 +176,7 @@ int opt_vtile_wide(const opt_vtile *x)
 
 void opt_vtile__avx512(const opt_vtile *x)
 {
-    static void (*const fns[2][3][3])(const opt_vtile *) = {VZT_TAB(3),
-                                                            VZT_TAB(4)};
+    static void (*const fns[3][4][4])(const opt_vtile *) = {
+        VZT_TAB(3), VZT_TAB(4), VZT_TAB(5)};
     fns[pair_mode(x, 0) - 3][pair_mode(x, 1) - 2][pair_mode(x, 2) - 2](x);
 }
