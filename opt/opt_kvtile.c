@@ -1,8 +1,9 @@
 /* opt_kvtile.c - kernel test of the 32-byte tiles (opt_vtile.c,
- * opt_vtile__avx2, and opt_vtile__avx512's tile pairs): random broadcast plans of rank 1-8 (dims mostly powers
- * of 2, the tiles' usual calls), each operand placed in the middle of a
- * buffer or ending just before a page that cannot be read (a window past
- * its end faults unless opt_vtile_run pads it), against a plain loop.
+ * opt_vtile__avx2; opt_vtile__avx512's tile pairs): random broadcast
+ * plans of rank 1-8 (dims mostly powers of 2, the tiles' usual calls),
+ * each operand placed in the middle of a buffer or ending just before a
+ * page that cannot be read (a window past its end faults unless
+ * opt_vtile_run pads it), against a plain loop.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* opt_vtile512.c - opt_vtile.c's tiles at AVX-512 where 512-bit operations
  * run whole (not opt_cpu_split512): two 32-byte tiles of a group in one
  * zmm, so one vpshufb, one vptestmb, one blend and one store serve two
- * tiles (the AVX2 loop spends 22 instructions per group of four tiles on
- * tiny_r7_f64, the bound of its warm call).  Zen 4, which runs a zmm as
+ * tiles (tiny_r7_f64: 13 vector instructions a group of four tiles, the
+ * AVX2 loop's 22, which bound its warm call).  Zen 4, which runs a zmm as
  * two halves, keeps the AVX2 loop (NOTES: wider tiles lost there).
  * Plans without groups, or with an operand whose pair of tiles needs two
  * loads, keep the AVX2 loop (opt_vtile_wide).
@@ -71,7 +71,7 @@ static inline VZ_NOSAN VZ vz_win(int m, const char *p)
 
 /* Two tiles from their operands' bytes: then where cond's byte is
  * nonzero, from registers (a blend's folded load waits for the mask on
- * Zen 5: engineer Z's finding, eighth round board). */
+ * Zen 5: engineer Z, ninth round). */
 static inline VZ_NOSAN void vz_put(char *d, VZ c, VZ t, VZ e)
 {
     _mm512_storeu_si512((void *)d,
