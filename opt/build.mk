@@ -13,13 +13,14 @@ OPT_MACHINE := $(shell $(CC) -dumpmachine)
 OPT_X86 := $(if $(findstring x86_64,$(OPT_MACHINE)),1,)
 OPT_ARM64 := $(if $(findstring aarch64,$(OPT_MACHINE)),1,)
 # One file per ISA level (check-opt-cases takes the level names from it);
-# the VBMI loops are compiled at the avx512 level but are not a level.
+# the AVX-512 loops of other files (byte permutes, tile pairs) are compiled
+# at the avx512 level's flags but are not a level.
 OPT_ISA_SRC := opt/opt_scalar.c $(if $(OPT_X86),opt/opt_sse2.c opt/opt_avx2.c opt/opt_avx512.c) \
                $(if $(OPT_ARM64),opt/opt_neon.c)
-OPT_VBMI_SRC := $(if $(OPT_X86),opt/opt_avx512_perm.c opt/opt_avx512_chunk.c)
+OPT_AVX512_SRC := $(if $(OPT_X86),opt/opt_avx512_perm.c opt/opt_avx512_chunk.c opt/opt_vtile512.c)
 OPT_SRC := opt/opt_shape.c opt/opt_fast.c opt/opt_plan.c opt/opt_dispatch.c opt/opt_pool.c \
            opt/opt_block.c opt/opt_stage.c opt/opt_brep.c opt/opt_crep.c opt/opt_ptile.c opt/opt_ptile_run.c opt/opt_bwarm.c opt/opt_small.c opt/opt_swalk.c opt/opt_hit.c opt/opt_vtile.c opt/opt_chunk.c \
-           opt/opt_exec.c opt/opt_tuning.c opt/opt_rows.c opt/opt_phase.c opt/opt_pick.c opt/opt_select.c $(OPT_ISA_SRC) $(OPT_VBMI_SRC)
+           opt/opt_exec.c opt/opt_tuning.c opt/opt_rows.c opt/opt_phase.c opt/opt_pick.c opt/opt_select.c $(OPT_ISA_SRC) $(OPT_AVX512_SRC)
 OPT_OBJ := $(OPT_SRC:%.c=$(O)/%.o)
 OPT_HDR := opt/opt.h opt/opt_hit.h opt/opt_phase.h opt/opt_pick.h opt/opt_wrap.h opt/opt_rows.h opt/opt_swalk.h opt/opt_stage.h opt/opt_ptile.h opt/opt_past.h opt/opt_kernels.h opt/opt_vloop.h opt/opt_vwrap.h spec/select.h
 
@@ -40,6 +41,7 @@ OPT_ISAFLAGS_opt_avx2   := -mavx2
 OPT_ISAFLAGS_opt_avx512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
 OPT_ISAFLAGS_opt_avx512_perm := -mavx512f -mavx512bw -mavx512vl
 OPT_ISAFLAGS_opt_avx512_chunk := -mavx512f -mavx512bw -mavx512vl
+OPT_ISAFLAGS_opt_vtile512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)

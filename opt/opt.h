@@ -251,6 +251,8 @@ typedef struct opt_vtile {
     uint8_t ctl[3][40]; /* 32 bytes and room for 8-byte writes */
     uint64_t win;       /* a tile's window bytes per operand, packed */
     int mode[3];
+    int wide;       /* 1 runs opt_vtile__avx512 (two tiles a zmm; AVX-512
+                       and not opt_cpu_split512) */
     size_t last[3]; /* bytes the last tile's loads reach, per operand */
     union {         /* tile i's offsets: h[i][k] for operand k */
         uint64_t w[OPT_VTILE_MAX / 32];
@@ -265,6 +267,10 @@ void opt_vtile_run(opt_vtile *x, const void *c, const void *t, const void *e,
                    void *d, const opt_plan *p);
 #if defined(__x86_64__)
 void opt_vtile__avx2(const opt_vtile *x);
+/* 1 when the AVX-512 loop takes x (groups, and every operand's pair of
+ * tiles one load); AVX-512 only. */
+int opt_vtile_wide(const opt_vtile *x);
+void opt_vtile__avx512(const opt_vtile *x);
 #endif
 
 /* ---- opt_brep.c: the blocks' expansion pass ------------------------- */

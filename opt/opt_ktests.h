@@ -17,9 +17,9 @@ void opt_kguard_want(const opt_plan *p, size_t w, char *const src[3], char *want
  * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
 #define OPT_KCHUNK_TESTS 4
 int opt_kchunk_tests(int tests, int *failed);
-/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it); prints
- * OPT_KVTILE_TESTS TAP lines. */
-#define OPT_KVTILE_TESTS 4
+/* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it), the AVX2
+ * loop and the AVX-512 one per width; prints OPT_KVTILE_TESTS TAP lines. */
+#define OPT_KVTILE_TESTS 8
 int opt_kvtile_tests(int tests, int *failed);
 /* opt_kphase.c: the flat walk over periodic operands (opt_phase.c) at
  * every ISA level; prints OPT_KPHASE_TESTS TAP lines. */

@@ -1,8 +1,9 @@
 /* opt_kvtile.c - kernel test of the 32-byte tiles (opt_vtile.c,
- * opt_vtile__avx2): random broadcast plans of rank 1-8 (dims mostly powers
- * of 2, the tiles' usual calls), each operand placed in the middle of a
- * buffer or ending just before a page that cannot be read (a window past
- * its end faults unless opt_vtile_run pads it), against a plain loop.
+ * opt_vtile__avx2; opt_vtile__avx512's tile pairs): random broadcast
+ * plans of rank 1-8 (dims mostly powers of 2, the tiles' usual calls),
+ * each operand placed in the middle of a buffer or ending just before a
+ * page that cannot be read (a window past its end faults unless
+ * opt_vtile_run pads it), against a plain loop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +41,9 @@ static int64_t make_plan(opt_plan *p, size_t w)
 
 /* One plan at width w: 0 when it passes (or is declined); built[0]
  * counts the plans that ran in tiles, built[1] those with a group window
- * (mode 3). */
+ * (mode 3), built[2] those the AVX-512 loop ran (wide). */
 static int check(opt_vtile *x, const opt_kguard *g, size_t w, int placing,
-                 int *built)
+                 int *built, int wide)
 {
     static char out[OPT_VTILE_MAX + 256], want[OPT_VTILE_MAX + 256];
     opt_plan p;
@@ -51,8 +52,14 @@ static int check(opt_vtile *x, const opt_kguard *g, size_t w, int placing,
     char *src[3];
     if (n * (int64_t)w > OPT_VTILE_MAX || !opt_vtile_build(x, &p, w))
         return 0;
+#if defined(__x86_64__)
+    x->wide = wide && opt_vtile_wide(x); /* whatever build chose */
+#else
+    x->wide = 0;
+#endif
     ++built[0];
     built[1] += x->mode[0] == 3 || x->mode[1] == 3 || x->mode[2] == 3;
+    built[2] += x->wide;
     opt_kguard_fill(g, &p, &seed, placing, src);
     memset(out, POISON, sizeof out);
     memset(want, POISON, sizeof want);
@@ -65,33 +72,44 @@ static int check(opt_vtile *x, const opt_kguard *g, size_t w, int placing,
     return 1;
 }
 
+/* The loop at one width: 1 when it failed. */
+static int run_width(opt_vtile *x, const opt_kguard *g, size_t w, int wide,
+                     int tests)
+{
+    int bad = 0, built[3] = {0, 0, 0};
+    for (int i = 0; i < 20000 && !bad; i++)
+        bad |= check(x, g, w, i % 4 == 0, built, wide);
+    /* the plans must reach the tiles, their group windows and (wide)
+     * the AVX-512 loop */
+    bad |= built[0] < 500 || built[1] < 100 || (wide && built[2] < 100);
+    printf("%s %d - vtile_x%zu__%s (%d plans in tiles, %d with a "
+           "group window, %d in zmm pairs)\n",
+           bad ? "not ok" : "ok", tests, w * 8, wide ? "avx512" : "avx2",
+           built[0], built[1], built[2]);
+    return bad;
+}
+
 int opt_kvtile_tests(int tests, int *failed)
 {
     static opt_vtile x;
     opt_kguard g = {0};
+    int ok[2] = {0, 0};
 #if defined(__x86_64__)
-    int ok = opt_isa_supported(OPT_ISA_avx2);
-#else
-    int ok = 0;
+    ok[0] = opt_isa_supported(OPT_ISA_avx2);
+    ok[1] = opt_isa_supported(OPT_ISA_avx512);
 #endif
-    ok = ok && opt_kguard_open(&g, AREA);
-    for (size_t w = 1; w <= 8; w *= 2) {
-        int bad = 0, built[2] = {0, 0};
-        tests++;
-        if (!ok) {
-            printf("ok %d - vtile_x%zu__avx2 # SKIP needs AVX2\n", tests,
-                   w * 8);
-            continue;
+    if ((ok[0] || ok[1]) && !opt_kguard_open(&g, AREA))
+        ok[0] = ok[1] = 0;
+    for (int wide = 0; wide < 2; wide++)
+        for (size_t w = 1; w <= 8; w *= 2) {
+            tests++;
+            if (!ok[wide])
+                printf("ok %d - vtile_x%zu__%s # SKIP needs %s\n", tests,
+                       w * 8, wide ? "avx512" : "avx2",
+                       wide ? "AVX-512" : "AVX2");
+            else
+                *failed += run_width(&x, &g, w, wide, tests);
         }
-        for (int i = 0; i < 20000 && !bad; i++)
-            bad |= check(&x, &g, w, i % 4 == 0, built);
-        /* the plans must reach the tiles, and their group windows */
-        bad |= built[0] < 500 || built[1] < 100;
-        *failed += bad;
-        printf("%s %d - vtile_x%zu__avx2 (%d plans in tiles, %d with a "
-               "group window)\n",
-               bad ? "not ok" : "ok", tests, w * 8, built[0], built[1]);
-    }
     opt_kguard_close(&g);
     return tests;
 }
