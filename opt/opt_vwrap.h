@@ -11,6 +11,25 @@
  * OPT_WRAP_LOOP: AVX-512 only (at AVX2 and SSE2 it lost to the walk's
  * runs, 617x38:617x38:38 i64 3.9 -> 6.7 us at AVX2, 10.3 -> 17.0 us at
  * SSE2). */
+/* fn(n, x, d, ts, es, wc, wt, we) with the three "offset wraps" flags as
+ * constants (a dense operand, or one held in a register, never wraps). */
+#define VL_WFLAGS(fn)                                                        \
+    do {                                                                     \
+        const int wc = x->per[0] != SIZE_MAX;                                \
+        const int wt = !ts && x->per[1] != SIZE_MAX;                         \
+        const int we = !es && x->per[2] != SIZE_MAX;                         \
+        if (wc)                                                              \
+            wt ? (we ? fn(n, x, d, ts, es, 1, 1, 1)                          \
+                     : fn(n, x, d, ts, es, 1, 1, 0))                         \
+               : (we ? fn(n, x, d, ts, es, 1, 0, 1)                          \
+                     : fn(n, x, d, ts, es, 1, 0, 0));                        \
+        else                                                                 \
+            wt ? (we ? fn(n, x, d, ts, es, 0, 1, 1)                          \
+                     : fn(n, x, d, ts, es, 0, 1, 0))                         \
+               : (we ? fn(n, x, d, ts, es, 0, 0, 1)                          \
+                     : fn(n, x, d, ts, es, 0, 0, 0));                        \
+    } while (0)
+
 #if defined(OPT_WRAP_LOOP) && OPT_WRAP_LOOP
 #define VL_WRAP(bits)                                                        \
     /* The flat walk's one call per range (opt_wrap.h): per vector, each \
@@ -90,36 +109,12 @@
     VL_ALWAYS void wsel##bits(size_t n, const opt_wrap *x, char *d,          \
                               const int ts, const int es)                  \
     {                                                                        \
-        const int wc = x->per[0] != SIZE_MAX;                                \
-        const int wt = !ts && x->per[1] != SIZE_MAX;                         \
-        const int we = !es && x->per[2] != SIZE_MAX;                         \
-        if (wc)                                                              \
-            wt ? (we ? wloop##bits(n, x, d, ts, es, 1, 1, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 1, 1, 0))                \
-               : (we ? wloop##bits(n, x, d, ts, es, 1, 0, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 1, 0, 0));               \
-        else                                                                 \
-            wt ? (we ? wloop##bits(n, x, d, ts, es, 0, 1, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 0, 1, 0))                \
-               : (we ? wloop##bits(n, x, d, ts, es, 0, 0, 1)                 \
-                     : wloop##bits(n, x, d, ts, es, 0, 0, 0));               \
+        VL_WFLAGS(wloop##bits);                                              \
     }                                                                        \
     VL_ALWAYS void wrsel##bits(size_t n, const opt_wrap *x, char *d,          \
                               const int ts, const int es)                  \
     {                                                                        \
-        const int wc = x->per[0] != SIZE_MAX;                                \
-        const int wt = !ts && x->per[1] != SIZE_MAX;                         \
-        const int we = !es && x->per[2] != SIZE_MAX;                         \
-        if (wc)                                                              \
-            wt ? (we ? wruns##bits(n, x, d, ts, es, 1, 1, 1)                 \
-                     : wruns##bits(n, x, d, ts, es, 1, 1, 0))                \
-               : (we ? wruns##bits(n, x, d, ts, es, 1, 0, 1)                 \
-                     : wruns##bits(n, x, d, ts, es, 1, 0, 0));               \
-        else                                                                 \
-            wt ? (we ? wruns##bits(n, x, d, ts, es, 0, 1, 1)                 \
-                     : wruns##bits(n, x, d, ts, es, 0, 1, 0))                \
-               : (we ? wruns##bits(n, x, d, ts, es, 0, 0, 1)                 \
-                     : wruns##bits(n, x, d, ts, es, 0, 0, 0));               \
+        VL_WFLAGS(wruns##bits);                                              \
     }                                                                        \
     /* Both out of line: inlined beside the register loops (ploop), the  \
      * 32 copies of wloop and wruns moved those in their lines and made    \
