@@ -55,7 +55,7 @@ static int check(opt_vtile *x, const opt_kguard *g, size_t w, int placing,
 #if defined(__x86_64__)
     x->wide = wide && opt_vtile_wide(x); /* whatever build chose */
 #else
-    x->wide = 0;
+    x->wide = 0, (void)wide; /* the pairs are x86-64's */
 #endif
     ++built[0];
     built[1] += x->mode[0] == 3 || x->mode[1] == 3 || x->mode[2] == 3;
