@@ -11,6 +11,15 @@
  * OPT_WRAP_LOOP: AVX-512 only (at AVX2 and SSE2 it lost to the walk's
  * runs, 617x38:617x38:38 i64 3.9 -> 6.7 us at AVX2, 10.3 -> 17.0 us at
  * SSE2). */
+/* fn(n, x, d, ts, es) with the splat flags of x as constants. */
+#define VL_TSES(fn)                                                          \
+    do {                                                                     \
+        if (x->ts)                                                           \
+            x->es ? fn(n, x, d, 1, 1) : fn(n, x, d, 1, 0);                   \
+        else                                                                 \
+            x->es ? fn(n, x, d, 0, 1) : fn(n, x, d, 0, 0);                   \
+    } while (0)
+
 /* fn(n, x, d, ts, es, wc, wt, we) with the three "offset wraps" flags as
  * constants (a dense operand, or one held in a register, never wraps). */
 #define VL_WFLAGS(fn)                                                        \
@@ -124,19 +133,13 @@
                                                      const opt_wrap *x,      \
                                                      char *d)                \
     {                                                                        \
-        if (x->ts)                                                           \
-            x->es ? wsel##bits(n, x, d, 1, 1) : wsel##bits(n, x, d, 1, 0);   \
-        else                                                                 \
-            x->es ? wsel##bits(n, x, d, 0, 1) : wsel##bits(n, x, d, 0, 0);   \
+        VL_TSES(wsel##bits);                                                   \
     }                                                                        \
     static __attribute__((noinline)) void wrfn##bits(size_t n,               \
                                                      const opt_wrap *x,      \
                                                      char *d)                \
     {                                                                        \
-        if (x->ts)                                                           \
-            x->es ? wrsel##bits(n, x, d, 1, 1) : wrsel##bits(n, x, d, 1, 0); \
-        else                                                                 \
-            x->es ? wrsel##bits(n, x, d, 0, 1) : wrsel##bits(n, x, d, 0, 0); \
+        VL_TSES(wrsel##bits);                                                  \
     }                                                                        \
     /* Operands whose pattern repeats every M vectors (x->m, opt_wrap.h) \
      * held in M registers each (rc, rt, re): per vector only the others  \
