@@ -56,9 +56,9 @@ $(O)/libselect_opt.a: $(OPT_OBJ)
 $(O)/libselect_opt.so: $(OPT_OBJ) $(O)/opt/opt_export.o
 	$(CC) -shared -pthread -Wl,-z,nodelete $(LDFLAGS_ALL) $^ -o $@
 
-$(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o $(O)/opt/opt_kptile.o $(O)/opt/opt_kfar.o $(O)/opt/opt_kguard.o: opt/opt_ktests.h
+$(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o $(O)/opt/opt_kptile.o $(O)/opt/opt_kfar.o $(O)/opt/opt_khit.o $(O)/opt/opt_kguard.o: opt/opt_ktests.h
 $(O)/opt/opt_ktest: $(O)/opt/opt_ktest.o $(O)/opt/opt_kchunk.o $(O)/opt/opt_kvtile.o $(O)/opt/opt_kphase.o \
-                  $(O)/opt/opt_kptile.o $(O)/opt/opt_kfar.o \
+                  $(O)/opt/opt_kptile.o $(O)/opt/opt_kfar.o $(O)/opt/opt_khit.o \
                   $(O)/opt/opt_kguard.o $(O)/libselect_opt.a
 	$(CC) -pthread $(LDFLAGS_ALL) $^ -o $@
 
@@ -98,6 +98,8 @@ check-opt-env: $(O)/opt/opt_ktest
 # flipped), as check-diff-opt does.
 check-opt-kernels: $(O)/opt/opt_ktest $(O)/opt/opt_kpool
 	$(O)/opt/opt_ktest > $(O)/opt/opt_ktest.tap || { grep -v '^ok' $(O)/opt/opt_ktest.tap; exit 1; }
+	@plan=$$(sed -n 's/^1\.\.//p' $(O)/opt/opt_ktest.tap); ran=$$(grep -c '^\(not \)\?ok' $(O)/opt/opt_ktest.tap); \
+	test "$$plan" = "$$ran" || { echo "check-opt-kernels: the plan says $$plan tests, $$ran ran" >&2; exit 1; }
 	$(O)/opt/opt_kpool >> $(O)/opt/opt_ktest.tap || { tail -4 $(O)/opt/opt_ktest.tap; exit 1; }
 	@echo "check-opt-kernels: $$(grep -c '^ok' $(O)/opt/opt_ktest.tap) ok ($$(grep -c SKIP $(O)/opt/opt_ktest.tap) skipped)"
 	@split=$$($(O)/opt/opt_ktest --active | cut -d' ' -f3); \

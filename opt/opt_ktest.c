@@ -367,114 +367,6 @@ static void count_chunk(void *ctx, size_t i)
     atomic_fetch_add(&hits[i], 1);
 }
 
-/* The small walk is kept for the thread's previous plan: a one-byte-cond
- * plan that the picks ran first must not find an older plan's walk (an
- * i64 walk ran on i8 buffers: it read and wrote past them). */
-static int walk_after_pick(void)
-{
-    static const int64_t big[4] = {5, 3, 4, 5}, row[2] = {1, 3};
-    static uint8_t c[300], t[2400], e[24], d[2400 + GUARD];
-    const sel_broadcast b = {SEL_BROADCAST_PDPD, 0, 0};
-    static const struct { int32_t dt, crank; uint8_t cv; } seq[] = {
-        {SEL_DT_I64, 4, 1}, {SEL_DT_I64, 4, 1}, /* the walk, 8 bytes */
-        {SEL_DT_I8, 0, 1}, {SEL_DT_I8, 0, 0}, {SEL_DT_I8, 0, 0}};
-    for (size_t k = 0; k < sizeof seq / sizeof seq[0]; k++) {
-        const size_t w = seq[k].dt == SEL_DT_I64 ? 8 : 1;
-        sel_tensor ts[4] = {{SEL_DT_BOOLEAN, seq[k].crank, big, c},
-                            {seq[k].dt, 4, big, t},
-                            {seq[k].dt, 2, row, e},
-                            {seq[k].dt, 4, big, d}};
-        memset(c, seq[k].cv, sizeof c), memset(d, POISON, sizeof d);
-        for (size_t j = 0; j < sizeof t; j++)
-            t[j] = (uint8_t)next();
-        for (size_t j = 0; j < sizeof e; j++)
-            e[j] = (uint8_t)next();
-        if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
-            return printf("# walk after pick: call %zu not SEL_OK\n", k), 1;
-        for (size_t j = 0; j < sizeof d; j++)
-            if (d[j] != (j >= 300 * w ? POISON
-                         : seq[k].cv ? t[j]
-                                     : e[j / w / 20 % 3 * w + j % w]))
-                return printf("# walk after pick: call %zu byte %zu\n", k,
-                              j), 1;
-    }
-    return 0;
-}
-
-/* The warm call (opt_hit.c) at ranks 1-8: a call whose dims differ from
- * the thread's last call in one position only, through the same dims
- * array, must miss: the same-shape call of 2^r elements runs twice (the
- * record is armed), then dim i becomes 3 and the call must write all of
- * its 1.5 * 2^r elements; 0 when every rank and position passes. */
-static int hit_dims(void)
-{
-    static uint8_t c[384], t[384], e[384], d[384 + GUARD];
-    const sel_broadcast b = {SEL_BROADCAST_NONE, -1, SEL_COND_BIDIRECTIONAL};
-    for (int32_t r = 1; r <= 8; r++)
-        for (int32_t i = 0; i < r; i++) {
-            int64_t dims[8];
-            sel_tensor ts[4];
-            size_t n = (size_t)3 << (r - 1);
-            for (int32_t a = 0; a < r; a++)
-                dims[a] = 2;
-            for (int k = 0; k < 4; k++)
-                ts[k].dtype = k ? SEL_DT_U8 : SEL_DT_BOOLEAN, ts[k].rank = r,
-                ts[k].dims = dims;
-            ts[0].data = c, ts[1].data = t, ts[2].data = e, ts[3].data = d;
-            for (size_t j = 0; j < n; j++)
-                c[j] = (uint8_t)(next() & 1), t[j] = (uint8_t)next(),
-                e[j] = (uint8_t)next();
-            for (int call = 0; call < 3; call++) {
-                if (call == 2)
-                    dims[i] = 3, memset(d, POISON, sizeof d);
-                if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
-                    return printf("# hit: rank %d: not SEL_OK\n", (int)r), 1;
-            }
-            for (size_t j = 0; j < sizeof d; j++)
-                if (d[j] != (j >= n ? POISON : c[j] ? t[j] : e[j]))
-                    return printf("# hit: rank %d, dim %d: byte %zu\n",
-                                  (int)r, (int)i, j), 1;
-        }
-    return 0;
-}
-
-/* The warm call's overlap checks (opt_hit.h) are skipped for the data
- * pointers that passed last: an armed record (the same call twice) must
- * still refuse dst overlapping then or cond (SEL_ERR_ARG, dst untouched)
- * when only the pointers change, and run the original pointers again. */
-static int hit_alias(void)
-{
-    static uint8_t c[128], t[128], e[64], d[64 + GUARD];
-    static const int64_t dims[1] = {64};
-    const sel_broadcast b = {SEL_BROADCAST_NONE, -1, SEL_COND_BIDIRECTIONAL};
-    uint8_t *const bad[2] = {t + 8, c + 4}; /* inside then, inside cond */
-    for (int j = 0; j < 64; j++)
-        c[j] = (uint8_t)(next() & 1), t[j] = (uint8_t)next(),
-        e[j] = (uint8_t)next();
-    for (int k = 0; k < 2; k++) {
-        sel_tensor ts[4] = {{SEL_DT_BOOLEAN, 1, dims, c}, {SEL_DT_U8, 1, dims, t},
-                            {SEL_DT_U8, 1, dims, e}, {SEL_DT_U8, 1, dims, d}};
-        for (int call = 0; call < 3; call++) /* armed on the second */
-            if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
-                return printf("# hit alias: call %d not SEL_OK\n", call), 1;
-        uint8_t keep[72];
-        memcpy(keep, bad[k], sizeof keep);
-        ts[3].data = bad[k];
-        if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]) !=
-                SEL_ERR_ARG ||
-            memcmp(keep, bad[k], sizeof keep))
-            return printf("# hit alias: dst inside %s ran\n",
-                          k ? "cond" : "then"), 1;
-        ts[3].data = d, memset(d, POISON, sizeof d);
-        if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
-            return printf("# hit alias: the pointers again not SEL_OK\n"), 1;
-        for (int j = 0; j < 64 + GUARD; j++)
-            if (d[j] != (j >= 64 ? POISON : c[j] ? t[j] : e[j]))
-                return printf("# hit alias: byte %d\n", j), 1;
-    }
-    return 0;
-}
-
 /* opt_parallel with 1..5 threads and 1..257 chunks: each chunk once. */
 static int pool_once(void)
 {
@@ -558,8 +450,8 @@ int main(int argc, char **argv)
 
     printf("TAP version 13\n1..%d\n",
            OPT_ISA_COUNT * OPT_WIDTH_COUNT * OPT_K_COUNT * NT_FLAGS + CREP_TESTS +
-               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 4 +
-                   OPT_KPTILE_TESTS + OPT_KFAR_TESTS);
+               OPT_KCHUNK_TESTS + OPT_KVTILE_TESTS + OPT_KPHASE_TESTS + PT_TESTS + 2 +
+                   OPT_KPTILE_TESTS + OPT_KFAR_TESTS + OPT_KHIT_TESTS);
     for (isa = 0; isa < OPT_ISA_COUNT; isa++)
         for (wi = 0; wi < OPT_WIDTH_COUNT; wi++)
             for (kind = 0; kind < OPT_K_COUNT; kind++)
@@ -603,18 +495,8 @@ int main(int argc, char **argv)
     tests = opt_kptile_tests(tests, &failed);
     tests = opt_kfar_tests(tests, &failed);
     {
-        int bad = hit_dims();
-        failed += bad;
-        printf("%s %d - hit: a call with one dim changed misses, ranks 1-8\n",
-               bad ? "not ok" : "ok", ++tests);
-        bad = hit_alias();
-        failed += bad;
-        printf("%s %d - hit: new pointers that overlap miss, the old pass\n",
-               bad ? "not ok" : "ok", ++tests);
-        bad = walk_after_pick();
-        failed += bad;
-        printf("%s %d - small walk: not reused after the picks ran a newer plan\n",
-               bad ? "not ok" : "ok", ++tests);
+        int bad;
+        tests = opt_khit_tests(tests, &failed);
         bad = pool_once();
         failed += bad;
         printf("%s %d - pool: each chunk once, 1..5 threads\n",

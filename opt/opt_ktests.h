@@ -14,16 +14,18 @@ void opt_kguard_close(opt_kguard *g);
 void opt_kguard_fill(const opt_kguard *g, const opt_plan *p, uint64_t *seed, int at_end, char *src[3]);
 void opt_kguard_want(const opt_plan *p, size_t w, char *const src[3], char *want);
 /* Tests only (opt_kchunk.c, linked into the kernel test): the chunk
- * kernel against a plain loop; prints OPT_KCHUNK_TESTS TAP lines. */
-#define OPT_KCHUNK_TESTS 4
+ * kernel against a plain loop per width, and the whole call past
+ * OPT_SMALL_MAX elements; prints OPT_KCHUNK_TESTS TAP lines. */
+#define OPT_KCHUNK_TESTS 5
 int opt_kchunk_tests(int tests, int *failed);
 /* opt_kvtile.c: the tiles' kernel test (opt_ktest runs it), the AVX2
  * loop and the AVX-512 one per width; prints OPT_KVTILE_TESTS TAP lines. */
 #define OPT_KVTILE_TESTS 8
 int opt_kvtile_tests(int tests, int *failed);
 /* opt_kphase.c: the flat walk over periodic operands (opt_phase.c) at
- * every ISA level; prints OPT_KPHASE_TESTS TAP lines. */
-#define OPT_KPHASE_TESTS OPT_ISA_COUNT
+ * every ISA level, and the refusal memo; prints OPT_KPHASE_TESTS TAP
+ * lines. */
+#define OPT_KPHASE_TESTS (OPT_ISA_COUNT + 1)
 int opt_kphase_tests(int tests, int *failed);
 /* opt_kptile.c: ptile's operands read in place or copied at a page's
  * end (opt_ptile_range); prints OPT_KPTILE_TESTS TAP lines. */
@@ -33,5 +35,9 @@ int opt_kptile_tests(int tests, int *failed);
  * a guard page; prints OPT_KFAR_TESTS TAP lines. */
 #define OPT_KFAR_TESTS 6
 int opt_kfar_tests(int tests, int *failed);
+/* opt_khit.c: the warm call's record and the small walk's memo across
+ * calls; prints OPT_KHIT_TESTS TAP lines. */
+#define OPT_KHIT_TESTS 3
+int opt_khit_tests(int tests, int *failed);
 
 #endif
