@@ -15,9 +15,10 @@ const char *h_front_name(void);
 int h_front_profiles(const char *path, h_profiles *out, char *err, size_t n);
 
 /* Runs one case script in a fresh sandbox, appending each case{} to s.
- * A script error becomes an entry with id NULL; the script may run at
- * most time_limit seconds.  long_run (--long) is the script's global
- * `long_run`, which turns on enumerations too long for make check.
+ * A script error becomes an entry with id NULL; the script may use at
+ * most time_limit seconds of CPU time.  long_run (--long) is the
+ * script's global `long_run`, which turns on enumerations too long for
+ * make check.
  * -1 only when the file cannot be read. */
 int h_front_run_file(const char *path, const char *stem, h_suite *s,
                      const h_profiles *p, int time_limit, int long_run);

@@ -40,7 +40,8 @@ extern h_lua_ctx *h_lua_loading;
 
 /* h_lua_limit.c: a state whose allocator refuses to hold more than
  * H_LUA_MEM_LIMIT bytes (closed with h_lua_close); lua_pcall under the
- * time limit in seconds, with the same stack-overflow messages in both
+ * time limit in seconds of the calling thread's CPU time (4 x that of
+ * wall time backs it up), with the same stack-overflow messages in both
  * front ends: what ("script PATH", "fill.x of file:id[dtype]") names it
  * in the messages, and if it hangs where no hook stops it (a C function,
  * a compiled loop) selcheck bails out.  h_lua_call: the same with
@@ -53,10 +54,11 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
 int h_lua_call(lua_State *L, int nargs, int nresults, const char *what);
 extern int h_lua_call_limit;
 /* Runs run(arg) (a script's top level; it returns its error message or
- * NULL) in a forked child first, quiet, killed past seconds + 2: 1 with a
- * message in err when it ran past its limit (then the script is not
- * loaded here, and a C function stuck at top level costs the script, not
- * the run); 0 otherwise. */
+ * NULL) in a forked child first, quiet, killed past seconds + 2 of its
+ * CPU time (or 4 x that of wall time): 1 with a message in err when it
+ * ran past its limit (then the script is not loaded here, and a C
+ * function stuck at top level costs the script, not the run); 0
+ * otherwise. */
 int h_lua_probe(const char *path, int seconds, const char *(*run)(void *),
                 void *arg, char *err, size_t n);
 

@@ -1,6 +1,7 @@
 /* h_lua_limit.c - the bounds on a script: memory through the state's
- * allocator, time through an instruction hook and a watchdog thread that
- * covers what a hook cannot stop (C functions, LuaJIT's compiled loops).
+ * allocator, CPU time through an instruction hook and a watchdog thread
+ * that covers what a hook cannot stop (C functions, LuaJIT's compiled
+ * loops).
  * Also the protected call both front ends use, with the same messages.
  */
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,12 +106,19 @@ static int mem_hit(lua_State *L)
     return 1;
 }
 
-/* ---- time: a deadline, a hook that checks it, a watchdog behind both -- */
+/* ---- time: CPU time, a hook that checks it, a watchdog behind both --- */
 
-static struct timespec deadline;
+/* The limit counts the CPU time of the script's thread, not the wall
+ * clock: a busy or stalled machine (a VM the host stops, SIGSTOP) must
+ * not fail a correct script.  The wall clock only backs it up, at
+ * H_LUA_WALL_FACTOR x the limit, for a script stuck using no CPU. */
+#define H_LUA_WALL_FACTOR 4
+
+static struct timespec deadline; /* on the script thread's CPU clock */
 static int limit_s;
 static int in_probe;  /* this process is a probe (h_lua_probe) */
 static int timed_out; /* the hook stopped a script for its limit */
+static atomic_int expired; /* the watchdog found the limit past */
 
 static int past(const struct timespec *now, const struct timespec *t)
 {
@@ -117,12 +126,20 @@ static int past(const struct timespec *now, const struct timespec *t)
            (now->tv_sec == t->tv_sec && now->tv_nsec > t->tv_nsec);
 }
 
+/* t - u in milliseconds. */
+static long long ms_between(const struct timespec *t, const struct timespec *u)
+{
+    return (long long)(t->tv_sec - u->tv_sec) * 1000 +
+           (t->tv_nsec - u->tv_nsec) / 1000000;
+}
+
 static void l_hook(lua_State *L, lua_Debug *ar)
 {
     struct timespec now;
 
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (past(&now, &deadline)) {
+    /* a syscall, once per 2^20 instructions */
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    if (atomic_load(&expired) || past(&now, &deadline)) {
         timed_out = 1;
         lua_getinfo(L, "Sl", ar);
         luaL_error(L, "%s:%d: script ran past its time limit (%d s)",
@@ -130,21 +147,57 @@ static void l_hook(lua_State *L, lua_Debug *ar)
     }
 }
 
-/* The watchdog: at the deadline it sets a hook on every instruction,
- * which stops interpreted code; two seconds later the state is stuck in
- * code no hook reaches, which cannot be unwound safely, so selcheck says
- * so (TAP's "Bail out!", stdout is flushed before each test) and exits 2. */
+/* The watchdog: when the script's thread has used its CPU time (or the
+ * wall backstop passed) it sets a hook on every instruction, which stops
+ * interpreted code; if the state is still stuck two seconds (of CPU, or
+ * of wall time past the backstop) later, it is in code no hook reaches,
+ * which cannot be unwound safely, so selcheck says so (TAP's "Bail out!",
+ * stdout is flushed before each test) and exits 2.  It sleeps on the
+ * wall clock: the CPU clock cannot run faster, so at each wake-up it
+ * reads the CPU clock and sleeps again for what is left. */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv;
 static lua_State *armed;
-static struct timespec wd_at;
+static clockid_t wd_clock;      /* the script thread's CPU clock, */
+static int wd_has_clock;        /* if it has one */
+static struct timespec wd_cpu;  /* the stage ends at this CPU time, */
+static struct timespec wd_wall; /* or at this wall time */
 static int wd_stage;
 static char bail[900];
 static size_t bail_len;
 
+/* The wall time at which the stage may end: now plus the CPU time left,
+ * or the backstop if sooner; 1 when it has ended. */
+static int wd_next(struct timespec *at)
+{
+    struct timespec now, cpu;
+    long long left;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (past(&now, &wd_wall))
+        return 1;
+    if (!wd_has_clock || clock_gettime(wd_clock, &cpu) != 0) {
+        *at = wd_wall; /* no CPU clock: the wall clock alone */
+        return 0;
+    }
+    left = ms_between(&wd_cpu, &cpu);
+    if (left <= 0)
+        return 1;
+    *at = now;
+    at->tv_sec += left / 1000;
+    at->tv_nsec += (left % 1000) * 1000000 + 1000000;
+    if (at->tv_nsec >= 1000000000) {
+        at->tv_sec++;
+        at->tv_nsec -= 1000000000;
+    }
+    if (past(at, &wd_wall))
+        *at = wd_wall;
+    return 0;
+}
+
 static void *watchdog(void *arg)
 {
-    struct timespec now;
+    struct timespec at, now;
 
     (void)arg;
     pthread_mutex_lock(&mu);
@@ -153,13 +206,18 @@ static void *watchdog(void *arg)
             pthread_cond_wait(&cv, &mu);
             continue;
         }
-        pthread_cond_timedwait(&cv, &mu, &wd_at);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (!armed || !past(&now, &wd_at))
+        if (!wd_next(&at)) {
+            pthread_cond_timedwait(&cv, &mu, &at);
             continue;
+        }
         if (wd_stage++ == 0) {
+            atomic_store(&expired, 1);
             lua_sethook(armed, l_hook, LUA_MASKCOUNT, 1);
-            wd_at.tv_sec += 2;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (past(&now, &wd_wall))
+                wd_wall = now;
+            wd_wall.tv_sec += 2;
+            wd_cpu.tv_sec += 2;
             continue;
         }
         if (write(1, bail, bail_len) < 0 ||
@@ -196,7 +254,10 @@ static void arm(lua_State *L, int seconds, const char *what)
     for (n = 10; (size_t)n < bail_len - 1; n++) /* one TAP line */
         bail[n] = bail[n] < ' ' ? ' ' : bail[n];
     armed = L;
-    wd_at = deadline;
+    wd_has_clock = pthread_getcpuclockid(pthread_self(), &wd_clock) == 0;
+    wd_cpu = deadline;
+    clock_gettime(CLOCK_MONOTONIC, &wd_wall);
+    wd_wall.tv_sec += (time_t)seconds * (wd_has_clock ? H_LUA_WALL_FACTOR : 1);
     wd_stage = 0;
     pthread_cond_signal(&cv);
     pthread_mutex_unlock(&mu);
@@ -241,9 +302,10 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
 
     lua_pushcfunction(L, l_msgh);
     lua_insert(L, base);
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &deadline);
     deadline.tv_sec += seconds;
     limit_s = seconds;
+    atomic_store(&expired, 0);
     if (!in_probe) /* a forked probe has no watchdog thread */
         arm(L, seconds, what);
 #if H_LUAJIT
@@ -271,28 +333,36 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
 /* ---- the probe: a script's top level run once in a child ------------- */
 
 /* Waits for the probe's one byte ('k', or 't' when its hook stopped the
- * script for the limit) or EOF, at most ms milliseconds: the byte, 0 at
- * EOF, -1 on a timeout. */
-static int wait_byte(int fd, int ms)
+ * script for the limit) or EOF while the child has used less than ms
+ * milliseconds of CPU time and the wall clock is short of the backstop:
+ * the byte, 0 at EOF, -1 past either.  The child is single-threaded and
+ * its CPU clock starts at the fork. */
+static int wait_byte(int fd, pid_t pid, int ms)
 {
     struct pollfd pf;
-    struct timespec t0, t1;
+    struct timespec t0, now, cpu;
+    clockid_t cid;
+    int has_clock = clock_getcpuclockid(pid, &cid) == 0;
+    long long wall_ms = has_clock ? (long long)ms * H_LUA_WALL_FACTOR : ms;
+    long long left;
     char c;
-    int r, left = ms;
+    int r;
 
     pf.fd = fd;
     pf.events = POLLIN;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
-        r = poll(&pf, 1, left);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        left = wall_ms - ms_between(&now, &t0);
+        if (has_clock && clock_gettime(cid, &cpu) == 0 &&
+            ms - (cpu.tv_sec * 1000LL + cpu.tv_nsec / 1000000) < left)
+            left = ms - (cpu.tv_sec * 1000LL + cpu.tv_nsec / 1000000);
+        if (left <= 0)
+            return -1;
+        r = poll(&pf, 1, left > 1000000 ? 1000000 : (int)left + 1);
         if (r > 0)
             return read(fd, &c, 1) == 1 ? c : 0;
-        if (r == 0 || errno != EINTR)
-            return -1;
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        left = ms - (int)((t1.tv_sec - t0.tv_sec) * 1000 +
-                          (t1.tv_nsec - t0.tv_nsec) / 1000000);
-        if (left <= 0)
+        if (r < 0 && errno != EINTR)
             return -1;
     }
 }
@@ -328,7 +398,7 @@ int h_lua_probe(const char *path, int seconds, const char *(*run)(void *),
         _exit(write(fds[1], out, strlen(out)) > 0 ? 0 : 1);
     }
     close(fds[1]);
-    got = wait_byte(fds[0], (seconds + 2) * 1000);
+    got = wait_byte(fds[0], pid, (seconds + 2) * 1000);
     if (got == 't' && n > 1 &&
         (len = read(fds[0], err, n - 1)) > 0) /* the message, whole */
         err[len] = 0;
