@@ -114,7 +114,8 @@ static int mem_hit(lua_State *L)
  * H_LUA_WALL_FACTOR x the limit, for a script stuck using no CPU. */
 #define H_LUA_WALL_FACTOR 4
 
-static struct timespec deadline; /* on the script thread's CPU clock */
+static struct timespec deadline; /* the limit, on lim_clock */
+static clockid_t lim_clock;      /* the script thread's CPU clock, or wall */
 static int limit_s;
 static int in_probe;  /* this process is a probe (h_lua_probe) */
 static int timed_out; /* the hook stopped a script for its limit */
@@ -138,7 +139,7 @@ static void l_hook(lua_State *L, lua_Debug *ar)
     struct timespec now;
 
     /* a syscall, once per 2^20 instructions */
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    clock_gettime(lim_clock, &now);
     if (atomic_load(&expired) || past(&now, &deadline)) {
         timed_out = 1;
         lua_getinfo(L, "Sl", ar);
@@ -254,7 +255,8 @@ static void arm(lua_State *L, int seconds, const char *what)
     for (n = 10; (size_t)n < bail_len - 1; n++) /* one TAP line */
         bail[n] = bail[n] < ' ' ? ' ' : bail[n];
     armed = L;
-    wd_has_clock = pthread_getcpuclockid(pthread_self(), &wd_clock) == 0;
+    wd_has_clock = lim_clock != CLOCK_MONOTONIC &&
+                   pthread_getcpuclockid(pthread_self(), &wd_clock) == 0;
     wd_cpu = deadline;
     clock_gettime(CLOCK_MONOTONIC, &wd_wall);
     wd_wall.tv_sec += (time_t)seconds * (wd_has_clock ? H_LUA_WALL_FACTOR : 1);
@@ -302,7 +304,11 @@ int h_lua_pcall(lua_State *L, int nargs, int nresults, int seconds,
 
     lua_pushcfunction(L, l_msgh);
     lua_insert(L, base);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &deadline);
+    lim_clock = CLOCK_THREAD_CPUTIME_ID; /* a CPU clock (else, wall time) */
+    if (clock_gettime(lim_clock, &deadline) != 0) {
+        lim_clock = CLOCK_MONOTONIC;
+        clock_gettime(lim_clock, &deadline);
+    }
     deadline.tv_sec += seconds;
     limit_s = seconds;
     atomic_store(&expired, 0);
