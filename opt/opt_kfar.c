@@ -11,9 +11,10 @@
  *
  * Also select rows streamed by the half-LLC rule (opt_exec.c, streams():
  * Zen 5, footprint past nt_min / 2, inputs of half dst's bytes or more):
- * dst [A,B,K], then dense, else [A,1,K], cond [A,B,K], rows of 1516
- * bytes (edge_row's line ends), nt_min set just past the footprint, one
- * thread and two threads in chunks inside rows.
+ * dst [A,B,K], then dense, else [A,B,1] (no pair axis: pairs keep plain
+ * stores), cond [A,B,K], rows of 1516 bytes (edge_row's line ends),
+ * nt_min set just past the footprint, one thread and two threads in
+ * chunks inside rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,28 +65,26 @@ static int half_one(const opt_tuning *tu, int th, uint64_t *seed,
                     opt_kguard *g, char *want, char *got)
 {
     enum { A = 30, B = 23, K = 379 };
-    const int64_t dv[3] = {A, B, K}, de[3] = {A, 1, K};
+    const int64_t dv[3] = {A, B, K}, de[3] = {A, B, 1};
     const size_t n = (size_t)A * B * K, bytes = n * 4;
     const sel_broadcast b = {SEL_BROADCAST_NUMPY, -1, 0};
     uint8_t *c = (uint8_t *)g->page[0] + g->area - n;
     char *t = g->page[1] + g->area - bytes;
-    char *e = g->page[2] + g->area - (size_t)A * K * 4;
+    char *e = g->page[2] + g->area - (size_t)A * B * 4;
     sel_tensor tc = {SEL_DT_BOOLEAN, 3, dv, c}, tt = {SEL_DT_F32, 3, dv, t},
                te = {SEL_DT_F32, 3, de, e}, td = {SEL_DT_F32, 3, dv, got};
     opt_tuning u = *tu;
     int st;
 
-    u.nt_min = n + bytes + (size_t)A * K * 4 + bytes; /* the footprint */
+    u.nt_min = n + bytes + (size_t)A * B * 4 + bytes; /* the footprint */
     for (size_t i = 0; i < n; i++)
         c[i] = (uint8_t)opt_kdraw(seed, 2);
     for (size_t i = 0; i < bytes; i++)
         t[i] = (char)opt_kdraw(seed, 256);
-    for (size_t i = 0; i < (size_t)A * K * 4; i++)
+    for (size_t i = 0; i < (size_t)A * B * 4; i++)
         e[i] = (char)opt_kdraw(seed, 256);
-    for (size_t i = 0; i < n; i++) /* else's element: row i / (B K) */
-        memcpy(want + i * 4, c[i] ? t + i * 4
-                                  : e + (i / ((size_t)B * K) * K + i % K) * 4,
-               4);
+    for (size_t i = 0; i < n; i++) /* else's element: row i / K */
+        memcpy(want + i * 4, c[i] ? t + i * 4 : e + i / K * 4, 4);
     memset(got, 0x5a, bytes);
     opt_tuning_set(&u);
     opt_threads_force(th);
