@@ -346,6 +346,31 @@ static void run_pairs(const run *x, int64_t begin, int64_t end)
     }
 }
 
+/* Streams: past the LLC for every plan; on Zen 5 also rows of a select
+ * kernel (not blocks) whose inputs hold at least half dst's bytes, past
+ * 17/32 of the LLC (5/8 for rows in pairs).  Those inputs come back from
+ * DRAM each call, and plain stores then wait for dst's lines as well
+ * (f32, 1x8192 against Nx8192, t1, opt's us: N = 256 (19 MB) 243-248 ->
+ * 199-204, 300: 320-331 -> 244-256, 480: 748-845 -> 525-569; at N =
+ * 150-200, 10-13 MB, streams lost 2-7%, and 3509904:3509904:_ bf16 at
+ * 17.5 MB 146-148 -> 163-167).  Outputs from small inputs keep plain
+ * stores (1x180x1:180x1x180:180x180x1 f32, 23 MB: 627-679 us -> 1.0 ms
+ * streamed), and so do row copies under a cond constant per row
+ * (4000x1:4000x1579:4000x1579 u8, 19 MB: 199-283 -> 250-337 us).  Pairs
+ * lose their requests ahead to streams: midaxis_f16 (17 MB) 0.75 ->
+ * 0.63-0.67, 72x72x1024 f16 (21 MB) even, 1x296x30x166 f64 (24 MB)
+ * 342-374 -> 312-336 us.  Zen 4 keeps the LLC rule it was measured with
+ * (opt_cpu_split512). */
+static int streams(const opt_plan *p, const opt_tuning *tu, size_t bytes,
+                   int32_t pair)
+{
+    const size_t from = tu->nt_min / 32 * (pair < 0 ? 17 : 20);
+    if (p->footprint > tu->nt_min)
+        return 1;
+    return p->btop < 0 && p->kind >= 0 && p->footprint > from &&
+           p->footprint - bytes >= bytes / 2 && !opt_cpu_split512();
+}
+
 static void run_range(const run *x, int64_t begin, int64_t end)
 {
     if (x->seg && begin == 0 && end == x->count)
@@ -425,7 +450,7 @@ int opt_run(const opt_plan *p, const sel_tensor *cond, const sel_tensor *then_,
     for (int32_t i = 0; i < p->rank; i++)
         x.count *= p->dims[i];
     bytes = (size_t)x.count * w;
-    x.nt = p->footprint > tu.nt_min;
+    x.nt = streams(p, &tu, bytes, x.pair);
     x.ahead = x.pair >= 0 && !x.nt ? ahead_bits(p, x.pair) : 0;
     x.edge = x.nt && p->btop < 0 && p->rank >= 2 && x.pair < 0 &&
              (size_t)p->dims[p->rank - 1] * w % 64 && (uintptr_t)x.d % w == 0;

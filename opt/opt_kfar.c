@@ -8,6 +8,13 @@
  * rows (the four reach the far requests: a print), and with regular
  * stores (the next-row requests, for comparison).  A walk that took the
  * far row's cond for the row's fails the four.
+ *
+ * Also select rows streamed by the half-LLC rule (opt_exec.c, streams():
+ * Zen 5, footprint past nt_min / 2, inputs of half dst's bytes or more):
+ * dst [A,B,K], then dense, else [A,B,1] (no pair axis: pairs keep plain
+ * stores), cond [A,B,K], rows of 1516 bytes (edge_row's line ends),
+ * nt_min set just past the footprint, one thread and two threads in
+ * chunks inside rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +60,62 @@ static int far_one(const far_case *fc, const opt_tuning *tu, int th,
     return st != SEL_OK || memcmp(want, got, bytes) != 0;
 }
 
+/* The half-LLC case: 1 when the output is wrong. */
+static int half_one(const opt_tuning *tu, int th, uint64_t *seed,
+                    opt_kguard *g, char *want, char *got)
+{
+    enum { A = 30, B = 23, K = 379 };
+    const int64_t dv[3] = {A, B, K}, de[3] = {A, B, 1};
+    const size_t n = (size_t)A * B * K, bytes = n * 4;
+    const sel_broadcast b = {SEL_BROADCAST_NUMPY, -1, 0};
+    uint8_t *c = (uint8_t *)g->page[0] + g->area - n;
+    char *t = g->page[1] + g->area - bytes;
+    char *e = g->page[2] + g->area - (size_t)A * B * 4;
+    sel_tensor tc = {SEL_DT_BOOLEAN, 3, dv, c}, tt = {SEL_DT_F32, 3, dv, t},
+               te = {SEL_DT_F32, 3, de, e}, td = {SEL_DT_F32, 3, dv, got};
+    opt_tuning u = *tu;
+    int st;
+
+    u.nt_min = n + bytes + (size_t)A * B * 4 + bytes; /* the footprint */
+    for (size_t i = 0; i < n; i++)
+        c[i] = (uint8_t)opt_kdraw(seed, 2);
+    for (size_t i = 0; i < bytes; i++)
+        t[i] = (char)opt_kdraw(seed, 256);
+    for (size_t i = 0; i < (size_t)A * B * 4; i++)
+        e[i] = (char)opt_kdraw(seed, 256);
+    for (size_t i = 0; i < n; i++) /* else's element: row i / K */
+        memcpy(want + i * 4, c[i] ? t + i * 4 : e + i / K * 4, 4);
+    memset(got, 0x5a, bytes);
+    opt_tuning_set(&u);
+    opt_threads_force(th);
+    st = opt_impl()->execute(&tc, &tt, &te, b, &td);
+    opt_threads_force(1);
+    opt_tuning_set(NULL);
+    return st != SEL_OK || memcmp(want, got, bytes) != 0;
+}
+
+/* The half-LLC streams on one and two threads (2 TAP lines). */
+static int half_tests(const opt_tuning *tu, int tests, int *failed,
+                      uint64_t *seed)
+{
+    const size_t bytes = (size_t)30 * 23 * 379 * 4;
+    char *want = malloc(bytes), *got = malloc(bytes);
+    opt_kguard g;
+    const int ok = want && got && opt_kguard_open(&g, bytes);
+
+    for (int h = 1; h < 3; h++) {
+        const int bad = !ok || half_one(&tu[h], h, seed, &g, want, got);
+        *failed += bad;
+        printf("%s %d - select rows streamed past half nt_min x32, %s\n",
+               bad ? "not ok" : "ok", ++tests,
+               h == 1 ? "one thread" : "two threads, chunks inside rows");
+    }
+    if (ok)
+        opt_kguard_close(&g);
+    free(want), free(got);
+    return tests;
+}
+
 int opt_kfar_tests(int tests, int *failed)
 {
     static const char *const how[3] = {
@@ -83,5 +146,6 @@ int opt_kfar_tests(int tests, int *failed)
             opt_kguard_close(&g);
         free(want), free(got);
     }
-    return tests;
+    tu[2].chunk_min = 20000;
+    return half_tests(tu, tests, failed, &seed);
 }

@@ -31,9 +31,10 @@ int opt_kphase_tests(int tests, int *failed);
  * end (opt_ptile_range); prints OPT_KPTILE_TESTS TAP lines. */
 #define OPT_KPTILE_TESTS 4
 int opt_kptile_tests(int tests, int *failed);
-/* opt_kfar.c: row copies requested far ahead (opt_exec.c, FAR_ROW) under
- * a guard page; prints OPT_KFAR_TESTS TAP lines. */
-#define OPT_KFAR_TESTS 6
+/* opt_kfar.c: row copies requested far ahead (opt_exec.c, FAR_ROW) and
+ * select rows streamed past half nt_min, under a guard page; prints
+ * OPT_KFAR_TESTS TAP lines. */
+#define OPT_KFAR_TESTS 8
 int opt_kfar_tests(int tests, int *failed);
 /* opt_khit.c: the warm call's record and the small walk's memo across
  * calls; prints OPT_KHIT_TESTS TAP lines. */
