@@ -1,22 +1,13 @@
-/* opt_phase.c - outputs whose every operand is either laid out as the
- * output (dense) or repeats with a period in the flat output index: zero
- * strides on every axis above some axis (tiled along the outer axes; a
- * scalar is a period of 1), so output element i reads its element i mod P.
- *
- * The output is then one flat walk: at AVX-512 without streams and
- * without a period read in place, one wrap loop call per range
- * (opt_wrap.h, opt_vloop.h), each period copied once with 64 bytes of
- * slack and its offset wrapped per vector.  Else in runs of one dense
- * kernel call each: a periodic operand is read at its phase from a copy of its period made
- * at least a run long and widened by one more run (a run that wraps reads
- * contiguous bytes), or in place when its period is long and contiguous
- * (runs stop at its wrap); a scalar is the kernel's s form.  The blocks
- * and the row walk pay a call, an odometer step or an expansion per short
- * row or block; this pays one call per run of up to RUNB output bytes and
- * the copies of the periods once per call.  In the wrap loop, operands
- * whose period divides 1-4 vectors are held in registers (regs()); a
- * repeated call on the caller runs the walk again from the warm-call
- * record (opt_phase_small), remaking only the copies.
+/* opt_phase.c - outputs whose every operand is dense or repeats with a
+ * period P in the flat output index (zero strides above some axis; a
+ * scalar: P = 1), so output element i reads its element i mod P: one flat
+ * walk.  At AVX-512 without streams or a period read in place, one wrap
+ * loop call per range (opt_wrap.h, opt_vwrap.h) over copies of the
+ * periods; else runs of one dense kernel call each over copies widened by
+ * a run (or a long contiguous period in place, runs stopping at its
+ * wrap).  Periods of 1-4 vectors are held in registers (regs()); a
+ * repeated call on the caller runs again from the warm-call record
+ * (opt_phase_small), remaking only the copies.
  */
 #include <string.h>
 
@@ -75,23 +66,16 @@ void opt_phase_force(int mode)
     forced = mode;
 }
 
-/* b[0, have) repeated (whole and in part) until total bytes: doubled up
- * to 64 bytes (q, a multiple of the pattern), then one inlined 64-byte
- * move from q bytes back per 64 bytes (libc calls per doubling cost
- * about as much as the select on short periods). */
+/* b[0, have) repeated until total bytes, by doubling (64-byte moves from
+ * q bytes back, q not a multiple of 64, read across two stores the store
+ * buffer cannot forward: 9x7:7x15x29x9x7:9x7 u8 pdpd 2.15 -> 1.97 us). */
 static void repeat(char *b, size_t have, size_t total)
 {
-    size_t q;
-    while (have < total && have < 64) {
+    while (have < total) {
         const size_t n = have < total - have ? have : total - have;
         memcpy(b + have, b, n);
         have += n;
     }
-    q = have;
-    for (; have + 64 <= total; have += 64)
-        memcpy(b + have, b + have - q, 64);
-    if (have < total)
-        memcpy(b + have, b + have - q, total - have);
 }
 
 /* The w-byte element at src written n times to out (w of 1, 2, 4, 8):
@@ -189,12 +173,9 @@ static int setup_op(phase *x, const opt_plan *p, int k, const char *data,
 }
 
 /* The wrap loop's step for a period of pb bytes: the fewest whole periods
- * of WSTEP bytes or more; with x->align, the fewest that make a multiple
- * of 64 (lcm(pb, 64)) and 16 vectors of vb bytes or more (runs()), within
- * the limits below: a copy read at offsets that stay at dst's place in a
- * line, so its loads cross lines only where dst's stores do.  On Zen 5 a
- * load that crosses a line takes two load slots at every width (one a
- * cycle, against two aligned: opt/NOTES.md, ninth round). */
+ * of WSTEP bytes or more; with x->align, of 16 vectors of vb bytes or
+ * more (runs()) and a multiple of 64 within the limits below, read at
+ * dst's place in a line (Zen 5: a load across lines takes two slots). */
 static size_t lined(const phase *x, size_t pb, size_t vb)
 {
     size_t l = pb * (64 / ((size_t)1 << (__builtin_ctzll(pb) < 6
@@ -206,6 +187,12 @@ static size_t lined(const phase *x, size_t pb, size_t vb)
      * copies of 1x251:1x251:11898x251 bf16: 0.90 -> 0.69) or a sixteenth
      * of the output (slabs: 41x1x166:41x48x166:1x1x1x1 i32 0.79 -> 0.66). */
     if (x->align && !x->m && l <= 4096 && l * 16 <= (size_t)x->count * x->w)
+        return l;
+    /* Else 16 vectors unaligned, within an eighth of the output: runs()
+     * beats the per-vector wrap even with loads across lines (periods of
+     * 884 bytes, 4x13x17x1:2x14x4x13x17x1:4x1x1x1 u8 0.40 -> 0.44). */
+    l = (16 * vb + pb - 1) / pb * pb;
+    if (x->align && !x->m && l * 8 <= (size_t)x->count * x->w)
         return l;
     return (WSTEP + pb - 1) / pb * pb;
 }
@@ -264,6 +251,32 @@ static void regs(phase *x)
         if (n > best)
             best = n, x->m = m, x->reg = bits;
     }
+}
+
+/* regs(); on Zen 5 (x->align), from RUNS_MIN bytes, when it leaves a
+ * wrapped operand out and every copy can be 16 vectors: none, runs()
+ * (2x1x1x3:35x2x3x35x3:3 f64 pdpd, cond wrapped per vector beside else in
+ * registers: 2.18 -> 1.87 us; 1x1x2:31x87x2:87x2 bf16, 11 KiB, lost). */
+#define RUNS_MIN ((size_t)16 << 10)
+
+static void regs_or_runs(phase *x)
+{
+    int m, out = 0, fit = 1;
+    regs(x);
+    if (!x->align || !x->m || (size_t)x->count * x->w < RUNS_MIN)
+        return;
+    m = x->m, x->m = 0; /* lined() without registers */
+    for (int k = 0; k < 3; k++) {
+        const size_t vb = k ? WSTEP : WSTEP / x->w;
+        if (x->op[k].mode != WIDE)
+            continue;
+        out |= !(x->reg >> k & 1);
+        fit &= lined(x, (size_t)x->op[k].raw * x->op[k].w, vb) >= 16 * vb;
+    }
+    if (out && fit)
+        x->reg = 0;
+    else
+        x->m = m;
 }
 
 /* The wrap loop in stretches between wraps (opt_wrap.h, runs) when 512-bit
@@ -344,17 +357,13 @@ static int64_t run_len(size_t bytes, size_t w)
     return (int64_t)(rb / w);
 }
 
-/* Whether the walk beats the plan's other paths (measured: opt/NOTES.md,
- * "Periodic operands").  Copies costing over half the output cost
- * more than the walk saves.  Rows of 2 KiB or more walk well as rows
- * (pairs, segments, edges): 33x1075x16:1x1075x16:33x1075x16 i64 0.71 by
- * rows, 0.68 here; cond_1024_f32 1.06 by rows, 0.93 here.  A cond copied
- * at widths 1-4 (16-64 cond bytes a vector, a third load) in cache loses
- * to the ptile blocks, which keep its pattern in registers: 1x2:1583x2:2
- * f32 pdpd 0.39 there, 0.35 here; 1x1x16:391x96x16:391x96x16 i8 0.97,
- * 0.93.  Not when cond's period divides 1-4 vectors, which the wrap
- * loop can hold in registers: 1x2:1583x2:2 0.48-0.50 in ptile, 0.65-0.66
- * here. */
+/* Whether the walk beats the plan's other paths (opt/NOTES.md, "Periodic
+ * operands"): not when the copies cost over half the output; not on rows
+ * of 2 KiB or more (cond_1024_f32 1.06 by rows, 0.93 here); not for a
+ * cond copied at widths 1-4 in cache that the ptile blocks take (they
+ * hold its pattern in registers: 1x1x16:391x96x16:391x96x16 i8 0.97 there,
+ * 0.93 here) unless the wrap loop holds it (1x2:1583x2:2 f32 pdpd 0.48
+ * in ptile, 0.65 here). */
 static int pays(const phase *x, const opt_plan *p, int isa, size_t cost,
                 size_t bytes)
 {
@@ -407,7 +416,7 @@ static int prepare(phase *x, const opt_plan *p, const void *const data[3],
      * measured with. */
     x->align = x->wrap && !opt_cpu_split512();
     if (x->wrap)
-        regs(x); /* before the copies: lined() reads x->m */
+        regs_or_runs(x); /* before the copies: lined() reads x->m */
     for (int k = 0; k < 3; k++)
         fill_op(x, p, k, scr[k]);
     if (x->wrap)
@@ -437,19 +446,15 @@ int opt_phase_run(const opt_plan *p, const void *const data[3], char *d,
     return 1;
 }
 
-/* The thread's last walk run by opt_phase_small, for the warm call: the
- * plan (expand() reads it) and the walk's state, whose copies are made
- * again from each call's data. */
+/* The thread's last walk by opt_phase_small, for the warm call: the plan
+ * (expand() reads it) and the state; the copies are remade per call. */
 typedef struct warm {
     opt_plan p;
     phase x;
     int isa;
 } warm;
 static _Thread_local warm last;
-/* The plan the walk refused: its address, which the memo's plan shares
- * with every shape, and its number (a refusal kept for the address alone
- * kept the next shape from the walk when its first call did not come
- * here). */
+/* The refused plan: its address (shared by every shape) and number. */
 static _Thread_local struct {
     const opt_plan *p;
     uint32_t gen;

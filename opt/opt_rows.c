@@ -103,7 +103,9 @@ void opt_run_segs(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
 /* Short rows straight to the kernel, or under a cond constant per row to
  * the copy or fill kernel: opt_exec.c's run_rows(), row() and row_src()
  * cost about 8 ns a row beside a 13 ns copy of 624 bytes
- * (11x119x1:11x1x624:11x119x624 i8). */
+ * (11x119x1:11x1x624:11x119x624 i8).  Row copies whose source goes on
+ * where the last one ended (a dense input, or a pattern's next row) are
+ * one copy: fewer and longer memcpy calls. */
 void opt_lean_rows(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
                    const char *t, const char *e, char *d, size_t w,
                    opt_kernel_fn *copy, opt_kernel_fn *fill, int nt,
@@ -113,6 +115,9 @@ void opt_lean_rows(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
     const int64_t n = p->dims[in];
     int64_t idx[SEL_MAX_RANK], off[3] = {0, 0, 0};
     int64_t j = begin % n, pos = begin;
+    const char *ps = NULL; /* the pending copy: from ps to po, pn elements */
+    char *po = NULL;
+    size_t pn = 0;
 
     opt_odometer_seek(p, begin / n, in - 1, idx, off);
     while (pos < end) {
@@ -126,12 +131,24 @@ void opt_lean_rows(const opt_plan *p, opt_kernel_fn *kern, const uint8_t *c,
             const int k = c[off[0]] ? 1 : 2; /* COND-NZ-1 */
             const int64_t sk = p->st[k][in];
             const char *s = (k == 1 ? t : e) + (size_t)(off[k] + j * sk) * w;
-            (sk ? copy : fill)((size_t)len, NULL, s, NULL, o, nt);
+            if (pn && sk == 1 && s == ps + pn * w) {
+                pn += (size_t)len; /* o is po + pn * w: rows in order */
+            } else {
+                if (pn)
+                    copy(pn, NULL, ps, NULL, po, nt);
+                pn = 0;
+                if (sk == 1)
+                    ps = s, po = o, pn = (size_t)len;
+                else
+                    (sk ? copy : fill)((size_t)len, NULL, s, NULL, o, nt);
+            }
         }
         opt_odometer(p, idx, off, in - 1, -1);
         pos += len;
         j = 0;
     }
+    if (pn)
+        copy(pn, NULL, ps, NULL, po, nt);
 }
 
 /* Slabs of the flat walk.  An operand that repeats a row along axis 1 but
