@@ -50,7 +50,7 @@
  * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if ((NC > 4 && (J) < 4) || nc > (J)) { /* 5-8: chunks 0-3 untested */   \
-        if (NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&              \
+        if (PART && NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&      \
             tail != ~0ull) { /* partial */                                    \
             if (!(tail >> 32)) {                                              \
                 __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
@@ -202,7 +202,8 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
  * the state kept in memory cost about twice the chunks; rank8_f32 ran at
  * 0.54 in runs of 8 blocks of 2 chunks, 0.76 in runs of 16 of 4). */
 PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
-                       const int m1, const int m2, const int NC)
+                       const int m1, const int m2, const int NC,
+                       const int PART)
 {
     const int nt = jb->nt;
     const size_t bb = t->bbytes;
@@ -273,10 +274,32 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
 }
 
 #define PT_C(NC, m0, m1, m2)                                                 \
-    case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC); break;
+    case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC, 1); break;
+/* The mode sets of the bench's short rows (cond in one window per block;
+ * then and else dense or in one window) have a copy whose blocks end in
+ * a whole chunk, without the partial-chunk test: on Zen 5 that one
+ * never-taken test per block cost chan_c2_f32 about a fifth (6.0 -> 4.7
+ * us) and rank6_f16 a tenth.  A copy for every mode set would double the
+ * file's compile time. */
+#define PT_CW(NC, m0, m1, m2)                                                \
+    case m0 * 16 + m1 * 4 + m2:                                              \
+        if (j->wide || t->tail == ~0ull)                                     \
+            pt_loop(t, j, m0, m1, m2, NC, 0);                                \
+        else                                                                 \
+            pt_loop(t, j, m0, m1, m2, NC, 1);                                \
+        break;
 #define PT_M2(NC, m0, m1)                                                    \
     PT_C(NC, m0, m1, 0) PT_C(NC, m0, m1, 1) PT_C(NC, m0, m1, 2)
 #define PT_M1(NC, m0) PT_M2(NC, m0, 0) PT_M2(NC, m0, 1) PT_M2(NC, m0, 2)
+/* Mode sets 0 0 2, 0 2 0, 0 2 2 and cond in mode 2 beside 0 or 2. */
+#define PT_W0(NC)                                                            \
+    PT_C(NC, 0, 0, 0) PT_C(NC, 0, 0, 1) PT_CW(NC, 0, 0, 2)                   \
+    PT_C(NC, 0, 1, 0) PT_C(NC, 0, 1, 1) PT_C(NC, 0, 1, 2)                    \
+    PT_CW(NC, 0, 2, 0) PT_C(NC, 0, 2, 1) PT_CW(NC, 0, 2, 2)
+#define PT_W2(NC)                                                            \
+    PT_CW(NC, 2, 0, 0) PT_C(NC, 2, 0, 1) PT_CW(NC, 2, 0, 2)                  \
+    PT_C(NC, 2, 1, 0) PT_C(NC, 2, 1, 1) PT_C(NC, 2, 1, 2)                    \
+    PT_CW(NC, 2, 2, 0) PT_C(NC, 2, 2, 1) PT_CW(NC, 2, 2, 2)
 /* Mode 3 (then or else, blocks of 3-4 chunks) beside cond in mode 2 and
  * the other input in mode 0, 2 or 3 (opt_ptile.c's build()): 10 copies
  * more, the file's compile time about a tenth more. */
@@ -287,6 +310,10 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
         PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2) WIDE                          \
     }
+#define PT_MODESW(NC, WIDE)                                                  \
+    switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
+        PT_W0(NC) PT_M1(NC, 1) PT_W2(NC) WIDE                                \
+    }
 
 /* Blocks of 5-8 chunks (a pass of the top axis of 257-512 bytes in one
  * block: fewer partial chunks and blocks per byte), in the mode sets of
@@ -294,8 +321,8 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
  * tested per chunk, not a copy per size (24 made the compile 48% slower). */
 #define PT_BIG(NC)                                                           \
     switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
-        PT_C(NC, 0, 0, 2) PT_C(NC, 0, 2, 0) PT_C(NC, 2, 0, 0)                \
-        PT_C(NC, 2, 0, 2) PT_C(NC, 2, 2, 0) PT_C(NC, 2, 2, 2)                \
+        PT_C(NC, 0, 0, 2) PT_C(NC, 0, 2, 0) PT_CW(NC, 2, 0, 0)               \
+        PT_CW(NC, 2, 0, 2) PT_CW(NC, 2, 2, 0) PT_C(NC, 2, 2, 2)              \
         PT_C(NC, 1, 0, 2) PT_C(NC, 1, 2, 0) PT_C(NC, 2, 3, 0)                \
     }
 
@@ -305,9 +332,9 @@ VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
 {
     switch (t->nch) {
     case 1: PT_MODES(1, ) break;
-    case 2: PT_MODES(2, ) break;
-    case 3: PT_MODES(3, PT_WIDE(3)) break;
-    case 4: PT_MODES(4, PT_WIDE(4)) break;
+    case 2: PT_MODESW(2, ) break;
+    case 3: PT_MODESW(3, PT_WIDE(3)) break;
+    case 4: PT_MODESW(4, PT_WIDE(4)) break;
     default: pt_big(t, j); break;
     }
 }
