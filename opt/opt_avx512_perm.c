@@ -50,7 +50,7 @@
  * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if ((NC > 4 && (J) < 4) || nc > (J)) { /* 5-8: chunks 0-3 untested */   \
-        if (PART && NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&      \
+        if (PART == 1 && NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&      \
             tail != ~0ull) { /* partial */                                    \
             if (!(tail >> 32)) {                                              \
                 __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
@@ -65,17 +65,18 @@
         else                                                                  \
             _mm512_storeu_si512((D) + 64 * (J), PT_V(J, S0, S1, S2));         \
     }
+#define PT_W16(SK, W)                                                         \
+    _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)((SK) + (W))))
 #define PT_WIN(MK, SK, W)                                                     \
-    ((MK) < 2   ? _mm512_setzero_si512()                                      \
-     : NC == 1 ? _mm512_broadcast_i32x4(                                      \
-                     _mm_loadu_si128((const __m128i *)(const void *)((SK) + (W)))) \
-               : _mm512_loadu_si512((SK) + (W)))
+    ((MK) < 2 ? _mm512_setzero_si512()                                        \
+     : NC == 1 ? PT_W16(SK, W) : _mm512_loadu_si512((SK) + (W)))
 /* Mode 3: the block's second window, 64 bytes on (blocks of 3-4 chunks). */
 #define PT_HI(MK, SK, W)                                                      \
     ((MK) != 3 ? _mm512_setzero_si512() : _mm512_loadu_si512((SK) + (W) + 64))
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
-        const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
+        const __m512i v0_ = PART == 2 ? PT_W16(S0, w00) : PT_WIN(m0, S0, w00), \
+                      v1_ = PT_WIN(m1, S1, w10),                              \
                       v2_ = PT_WIN(m2, S2, w20);                              \
         const __m512i h0_ = PT_HI(m0, S0, w00), h1_ = PT_HI(m1, S1, w10),     \
                       h2_ = PT_HI(m2, S2, w20);                               \
@@ -277,16 +278,22 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC, 1); break;
 /* The mode sets of the bench's short rows (cond in one window per block;
  * then and else dense or in one window) have a copy whose blocks end in
- * a whole chunk, without the partial-chunk test: on Zen 5 that one
- * never-taken test per block cost chan_c2_f32 about a fifth (6.0 -> 4.7
- * us) and rank6_f16 a tenth.  A copy for every mode set would double the
- * file's compile time. */
+ * a whole chunk, without the partial-chunk test (PART 0): on Zen 5 that
+ * one never-taken test per block cost chan_c2_f32 about a fifth (6.0 ->
+ * 4.7 us) and rank6_f16 a tenth.  A copy for every mode set would double
+ * the file's compile time.  PART 2, cond in mode 2 within 16 bytes: its
+ * window by a 16-byte broadcast, which crosses a line only when those 16
+ * bytes do (a 64-byte one stepping 16 bytes a block crossed in three
+ * blocks of four, two load slots each on Zen 5): rank6_f16, chan_c3_f32
+ * about 6% faster. */
 #define PT_CW(NC, m0, m1, m2)                                                \
     case m0 * 16 + m1 * 4 + m2:                                              \
-        if (j->wide || t->tail == ~0ull)                                     \
-            pt_loop(t, j, m0, m1, m2, NC, 0);                                \
-        else                                                                 \
+        if (!j->wide && t->tail != ~0ull)                                    \
             pt_loop(t, j, m0, m1, m2, NC, 1);                                \
+        else if (m0 == 2 && t->narrow)                                       \
+            pt_loop(t, j, m0, m1, m2, NC, 2);                                \
+        else                                                                 \
+            pt_loop(t, j, m0, m1, m2, NC, 0);                                \
         break;
 #define PT_M2(NC, m0, m1)                                                    \
     PT_C(NC, m0, m1, 0) PT_C(NC, m0, m1, 1) PT_C(NC, m0, m1, 2)
