@@ -206,7 +206,7 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
                        const int m1, const int m2, const int NC,
                        const int PART)
 {
-    const int nt = jb->nt;
+    const int nt = PART == 1 && jb->nt; /* PART 0, 2: no streams */
     const size_t bb = t->bbytes;
     const int64_t *s0 = t->step[0], *s1 = t->step[1], *s2 = t->step[2];
     const int64_t t00 = s0[0], t10 = s1[0], t20 = s2[0];
@@ -277,18 +277,18 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
 #define PT_C(NC, m0, m1, m2)                                                 \
     case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC, 1); break;
 /* The mode sets of the bench's short rows (cond in one window per block;
- * then and else dense or in one window) have a copy whose blocks end in
- * a whole chunk, without the partial-chunk test (PART 0): on Zen 5 that
- * one never-taken test per block cost chan_c2_f32 about a fifth (6.0 ->
- * 4.7 us) and rank6_f16 a tenth.  A copy for every mode set would double
- * the file's compile time.  PART 2, cond in mode 2 within 16 bytes: its
- * window by a 16-byte broadcast, which crosses a line only when those 16
- * bytes do (a 64-byte one stepping 16 bytes a block crossed in three
- * blocks of four, two load slots each on Zen 5): rank6_f16, chan_c3_f32
- * about 6% faster. */
+ * then and else dense or in one window) have copies for calls without
+ * streams whose blocks end in a whole chunk: no partial-chunk or stream
+ * test per block (PART 0), and with cond's bytes of a block within 16 a
+ * 16-byte broadcast window for it (PART 2), which crosses a line only
+ * when those 16 bytes do (a 64-byte one stepping 4-16 bytes a block
+ * crossed in most blocks, two load slots each on Zen 5).  In turn with
+ * the base, bench medians: rank8_f32 2.85 -> 2.76 us, rank6_f16 7.46 ->
+ * 6.75 (engineer P, tenth round).  A copy for every mode set would double
+ * the file's compile time (these 39 cost about a quarter more). */
 #define PT_CW(NC, m0, m1, m2)                                                \
     case m0 * 16 + m1 * 4 + m2:                                              \
-        if (!j->wide && t->tail != ~0ull)                                    \
+        if (j->nt || (!j->wide && t->tail != ~0ull))                         \
             pt_loop(t, j, m0, m1, m2, NC, 1);                                \
         else if (m0 == 2 && t->narrow)                                       \
             pt_loop(t, j, m0, m1, m2, NC, 2);                                \
