@@ -50,7 +50,7 @@
  * bits: its dense loads and its store are half as wide. */
 #define PT_CH(J, S0, S1, S2, D)                                               \
     if ((NC > 4 && (J) < 4) || nc > (J)) { /* 5-8: chunks 0-3 untested */   \
-        if (NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&              \
+        if (PART == 1 && NC > 1 && (NC <= 4 || (J) >= 4) && (J) == nc - 1 &&      \
             tail != ~0ull) { /* partial */                                    \
             if (!(tail >> 32)) {                                              \
                 __m256i a_ = PT_OP32(1, m1, S1, J), b_ = PT_OP32(2, m2, S2, J); \
@@ -65,17 +65,18 @@
         else                                                                  \
             _mm512_storeu_si512((D) + 64 * (J), PT_V(J, S0, S1, S2));         \
     }
+#define PT_W16(SK, W)                                                         \
+    _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)((SK) + (W))))
 #define PT_WIN(MK, SK, W)                                                     \
-    ((MK) < 2   ? _mm512_setzero_si512()                                      \
-     : NC == 1 ? _mm512_broadcast_i32x4(                                      \
-                     _mm_loadu_si128((const __m128i *)(const void *)((SK) + (W)))) \
-               : _mm512_loadu_si512((SK) + (W)))
+    ((MK) < 2 ? _mm512_setzero_si512()                                        \
+     : NC == 1 ? PT_W16(SK, W) : _mm512_loadu_si512((SK) + (W)))
 /* Mode 3: the block's second window, 64 bytes on (blocks of 3-4 chunks). */
 #define PT_HI(MK, SK, W)                                                      \
     ((MK) != 3 ? _mm512_setzero_si512() : _mm512_loadu_si512((SK) + (W) + 64))
 #define PT_BLOCK(S0, S1, S2, D)                                               \
     do {                                                                      \
-        const __m512i v0_ = PT_WIN(m0, S0, w00), v1_ = PT_WIN(m1, S1, w10),   \
+        const __m512i v0_ = PART == 2 ? PT_W16(S0, w00) : PT_WIN(m0, S0, w00), \
+                      v1_ = PT_WIN(m1, S1, w10),                              \
                       v2_ = PT_WIN(m2, S2, w20);                              \
         const __m512i h0_ = PT_HI(m0, S0, w00), h1_ = PT_HI(m1, S1, w10),     \
                       h2_ = PT_HI(m2, S2, w20);                               \
@@ -202,9 +203,10 @@ PT_ALWAYS int64_t pt_span(const opt_ptile *t, const opt_ptile_job *jb,
  * the state kept in memory cost about twice the chunks; rank8_f32 ran at
  * 0.54 in runs of 8 blocks of 2 chunks, 0.76 in runs of 16 of 4). */
 PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
-                       const int m1, const int m2, const int NC)
+                       const int m1, const int m2, const int NC,
+                       const int PART)
 {
-    const int nt = jb->nt;
+    const int nt = PART == 1 && jb->nt; /* PART 0, 2: no streams */
     const size_t bb = t->bbytes;
     const int64_t *s0 = t->step[0], *s1 = t->step[1], *s2 = t->step[2];
     const int64_t t00 = s0[0], t10 = s1[0], t20 = s2[0];
@@ -273,10 +275,38 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
 }
 
 #define PT_C(NC, m0, m1, m2)                                                 \
-    case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC); break;
+    case m0 * 16 + m1 * 4 + m2: pt_loop(t, j, m0, m1, m2, NC, 1); break;
+/* The mode sets of the bench's short rows (cond in one window per block;
+ * then and else dense or in one window) have copies for calls without
+ * streams whose blocks end in a whole chunk: no partial-chunk or stream
+ * test per block (PART 0), and with cond's bytes of a block within 16 a
+ * 16-byte broadcast window for it (PART 2), which crosses a line only
+ * when those 16 bytes do (a 64-byte one stepping 4-16 bytes a block
+ * crossed in most blocks, two load slots each on Zen 5).  In turn with
+ * the base, bench medians: rank8_f32 2.85 -> 2.76 us, rank6_f16 7.46 ->
+ * 6.75 (engineer P, tenth round).  A copy for every mode set would double
+ * the file's compile time (these 39 cost about a quarter more). */
+#define PT_CW(NC, m0, m1, m2)                                                \
+    case m0 * 16 + m1 * 4 + m2:                                              \
+        if (j->nt || (!j->wide && t->tail != ~0ull))                         \
+            pt_loop(t, j, m0, m1, m2, NC, 1);                                \
+        else if (m0 == 2 && t->narrow)                                       \
+            pt_loop(t, j, m0, m1, m2, NC, 2);                                \
+        else                                                                 \
+            pt_loop(t, j, m0, m1, m2, NC, 0);                                \
+        break;
 #define PT_M2(NC, m0, m1)                                                    \
     PT_C(NC, m0, m1, 0) PT_C(NC, m0, m1, 1) PT_C(NC, m0, m1, 2)
 #define PT_M1(NC, m0) PT_M2(NC, m0, 0) PT_M2(NC, m0, 1) PT_M2(NC, m0, 2)
+/* Mode sets 0 0 2, 0 2 0, 0 2 2 and cond in mode 2 beside 0 or 2. */
+#define PT_W0(NC)                                                            \
+    PT_C(NC, 0, 0, 0) PT_C(NC, 0, 0, 1) PT_CW(NC, 0, 0, 2)                   \
+    PT_C(NC, 0, 1, 0) PT_C(NC, 0, 1, 1) PT_C(NC, 0, 1, 2)                    \
+    PT_CW(NC, 0, 2, 0) PT_C(NC, 0, 2, 1) PT_CW(NC, 0, 2, 2)
+#define PT_W2(NC)                                                            \
+    PT_CW(NC, 2, 0, 0) PT_C(NC, 2, 0, 1) PT_CW(NC, 2, 0, 2)                  \
+    PT_C(NC, 2, 1, 0) PT_C(NC, 2, 1, 1) PT_C(NC, 2, 1, 2)                    \
+    PT_CW(NC, 2, 2, 0) PT_C(NC, 2, 2, 1) PT_CW(NC, 2, 2, 2)
 /* Mode 3 (then or else, blocks of 3-4 chunks) beside cond in mode 2 and
  * the other input in mode 0, 2 or 3 (opt_ptile.c's build()): 10 copies
  * more, the file's compile time about a tenth more. */
@@ -287,6 +317,10 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
     switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
         PT_M1(NC, 0) PT_M1(NC, 1) PT_M1(NC, 2) WIDE                          \
     }
+#define PT_MODESW(NC, WIDE)                                                  \
+    switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
+        PT_W0(NC) PT_M1(NC, 1) PT_W2(NC) WIDE                                \
+    }
 
 /* Blocks of 5-8 chunks (a pass of the top axis of 257-512 bytes in one
  * block: fewer partial chunks and blocks per byte), in the mode sets of
@@ -294,8 +328,8 @@ PT_ALWAYS void pt_loop(const opt_ptile *t, opt_ptile_job *jb, const int m0,
  * tested per chunk, not a copy per size (24 made the compile 48% slower). */
 #define PT_BIG(NC)                                                           \
     switch (t->mode[0] * 16 + t->mode[1] * 4 + t->mode[2]) {                 \
-        PT_C(NC, 0, 0, 2) PT_C(NC, 0, 2, 0) PT_C(NC, 2, 0, 0)                \
-        PT_C(NC, 2, 0, 2) PT_C(NC, 2, 2, 0) PT_C(NC, 2, 2, 2)                \
+        PT_C(NC, 0, 0, 2) PT_C(NC, 0, 2, 0) PT_CW(NC, 2, 0, 0)               \
+        PT_CW(NC, 2, 0, 2) PT_CW(NC, 2, 2, 0) PT_C(NC, 2, 2, 2)              \
         PT_C(NC, 1, 0, 2) PT_C(NC, 1, 2, 0) PT_C(NC, 2, 3, 0)                \
     }
 
@@ -305,9 +339,9 @@ VBMI void opt_ptile_blocks__avx512(const opt_ptile *t, opt_ptile_job *j)
 {
     switch (t->nch) {
     case 1: PT_MODES(1, ) break;
-    case 2: PT_MODES(2, ) break;
-    case 3: PT_MODES(3, PT_WIDE(3)) break;
-    case 4: PT_MODES(4, PT_WIDE(4)) break;
+    case 2: PT_MODESW(2, ) break;
+    case 3: PT_MODESW(3, PT_WIDE(3)) break;
+    case 4: PT_MODESW(4, PT_WIDE(4)) break;
     default: pt_big(t, j); break;
     }
 }

@@ -94,6 +94,8 @@ static int chunks(opt_ptile *t, const int64_t *o, int k, size_t w, int64_t E)
      * which crosses a line less often than a 64-byte one (1x8x5x1:
      * 54x8x5x1:1x1x1x1 f64 0.43 there, 0.37 as a 64-byte window). */
     t->mode[k] = wide ? 3 : bhi - blo < (t->nch == 1 ? 16 : 64) ? 2 : 1;
+    if (!k) /* a 16-byte window, broadcast (opt_avx512_perm.c's PT_CW) */
+        t->narrow = t->mode[0] == 2 && bhi - blo < 16;
     for (int j = 0; j < t->nch; j++) {
         const size_t b0 = 64 * (size_t)j, b1 = b0 + 64 < B ? b0 + 64 : B;
         const int64_t lo = t->mode[k] >= 2 ? blo : span(o, k, w, B, j, &n);

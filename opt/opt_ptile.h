@@ -23,6 +23,7 @@
 typedef struct opt_ptile {
     int32_t win[3][OPT_PTILE_NCH];
     int nch, mode[3], nax;  /* 0 dense, 1 window/chunk, 2-3 1-2 per block */
+    int narrow;             /* cond in mode 2 within 16 bytes a block */
     size_t bbytes, reach[3]; /* reach: bytes past a base the loads touch */
     size_t gbytes, spill;    /* a pass over the top axis; its last block's
                                 bytes past it (0: r divides the axis) */
