@@ -47,9 +47,11 @@ static int again(const int64_t *dims)
     return r;
 }
 
-/* A small same-shape call: one dense row on the caller unless the tuning
- * asks for threads or streams (as opt_small.c's on_caller); arms the
- * record when it looks repeated.  0: opt_run's. */
+/* A same-shape call on the caller: one dense row, as opt_run's rank-1 plan
+ * runs it, unless the tuning asks for threads, streams or halves; arms the
+ * record when it looks repeated.  Any size: past 4096 elements opt_run's
+ * set-up and the slab test were 20-35% of a 5 Ki-element call.  0:
+ * opt_run's. */
 static int same_small(const sel_tensor *cond, const sel_tensor *then_,
                       const sel_tensor *else_, sel_broadcast b,
                       sel_tensor *dst, int64_t n, size_t w)
@@ -59,7 +61,8 @@ static int same_small(const sel_tensor *cond, const sel_tensor *then_,
     opt_tuning tu;
 
     opt_tuning_get(&tu);
-    if (in[1] >= tu.parallel_min || in[0] + 3 * in[1] > tu.nt_min)
+    if (in[1] >= tu.parallel_min || in[0] + 3 * in[1] > tu.nt_min ||
+        in[1] > tu.half_min)
         return 0;
     a.kern[0] = opt_kernel(opt_isa_active(), opt_width_index(w), OPT_K_vvv);
     a.kern[0](a.n, cond->data, then_->data, else_->data, dst->data, 0);
@@ -118,8 +121,7 @@ execute_long(const sel_tensor *cond, const sel_tensor *then_,
 
     if (opt_check_same(cond, then_, else_, b, dst, &n)) {
         w = sel_dtype_size(then_->dtype);
-        if (n <= OPT_SMALL_MAX &&
-            same_small(cond, then_, else_, b, dst, n, w))
+        if (same_small(cond, then_, else_, b, dst, n, w))
             return SEL_OK;
         p.rank = 1; /* what opt_plan_make would find, without the work */
         p.dims[0] = n;
