@@ -53,6 +53,48 @@ static int walk_after_pick(void)
     return 0;
 }
 
+/* The warm call's test of the four dims (opt_hit.h, one compare per dim
+ * position for the four operands of one rank): each operand with a dims
+ * array of its own, armed, then one dim of operand k alone becomes 3 (a
+ * shape error under none), or operand k's data NULL with the others' new
+ * (ARG-NULL-1, which a hit tests only for pointers that did not pass
+ * last); each must fail with dst untouched.  0 when all do. */
+static int hit_one(int32_t r)
+{
+    static uint8_t c[384], t[384], e[384], d[384];
+    const sel_broadcast b = {SEL_BROADCAST_NONE, -1, SEL_COND_BIDIRECTIONAL};
+    for (int k = 0; k < 4; k++)
+        for (int32_t i = 0; i <= r; i++) { /* i == r: the data test */
+            int64_t dims[4][8];
+            sel_tensor ts[4];
+            void *const data[4] = {c, t, e, d};
+            for (int q = 0; q < 4; q++) {
+                for (int32_t a = 0; a < r; a++)
+                    dims[q][a] = 2;
+                ts[q].dtype = q ? SEL_DT_U8 : SEL_DT_BOOLEAN, ts[q].rank = r;
+                ts[q].dims = dims[q], ts[q].data = data[q];
+            }
+            for (int call = 0; call < 2; call++) /* armed on the second */
+                if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
+                    return printf("# hit one: rank %d not SEL_OK\n", (int)r), 1;
+            if (i < r)
+                dims[k][i] = 3;
+            else
+                for (int q = 0; q < 4; q++)
+                    ts[q].data = q == k ? NULL : (char *)data[q] + 128;
+            memset(d, POISON, sizeof d);
+            if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]) ==
+                SEL_OK)
+                return printf("# hit one: rank %d, operand %d, dim %d ran\n",
+                              (int)r, k, (int)i), 1;
+            for (size_t j = 0; j < sizeof d; j++)
+                if (d[j] != POISON)
+                    return printf("# hit one: rank %d, operand %d: dst "
+                                  "written\n", (int)r, k), 1;
+        }
+    return 0;
+}
+
 /* The warm call (opt_hit.c) at ranks 1-8: a call whose dims differ from
  * the thread's last call in one position only, through the same dims
  * array, must miss: the same-shape call of 2^r elements runs twice (the
@@ -87,6 +129,9 @@ static int hit_dims(void)
                     return printf("# hit: rank %d, dim %d: byte %zu\n",
                                   (int)r, (int)i, j), 1;
         }
+    for (int32_t r = 1; r <= 8; r++)
+        if (hit_one(r))
+            return 1;
     return 0;
 }
 
@@ -131,7 +176,8 @@ int opt_khit_tests(int tests, int *failed)
 {
     int bad = hit_dims();
     *failed += bad;
-    printf("%s %d - hit: a call with one dim changed misses, ranks 1-8\n",
+    printf("%s %d - hit: a call with one dim or one operand's dim changed, or "
+           "a NULL data pointer, misses, ranks 1-8\n",
            bad ? "not ok" : "ok", ++tests);
     bad = hit_alias();
     *failed += bad;

@@ -105,10 +105,16 @@ static int small(const opt_plan *p, const sel_tensor *cond,
     return st;
 }
 
-/* Every call the warm call's record does not run.  Inline in execute: as
- * a noinline tail call (its frame off the hit path) the hit gained nothing
- * and a miss paid six more saved registers (+24 instructions cold). */
-static inline __attribute__((always_inline)) int
+/* Every call the warm call's record does not run: a tail call out of
+ * execute, so that a hit saves no registers for this frame (4 pushes, not
+ * 6, and 0x28 bytes of frame, not 0x348).  That needs the record's address
+ * from a TLS descriptor (-mtls-dialect=gnu2, opt/build.mk): the default
+ * __tls_get_addr call clobbers every argument register, so gcc saved them
+ * all before the hit test.  7 instructions fewer per hit, 11 more cold;
+ * in turn call_64_f32 10.3 -> 10.2 ns, tiny_r1 13.6 -> 12.8, r3 21.4 ->
+ * 20.6 (engineer T, tenth round; inline, as the ninth round left it, the
+ * hit and the miss had measured the same under __tls_get_addr). */
+static __attribute__((noinline)) int
 execute_long(const sel_tensor *cond, const sel_tensor *then_,
              const sel_tensor *else_, sel_broadcast b, sel_tensor *dst)
 {
