@@ -43,6 +43,9 @@ OPT_ISAFLAGS_opt_avx512_perm := -mavx512f -mavx512bw -mavx512vl
 OPT_ISAFLAGS_opt_avx512_chunk := -mavx512f -mavx512bw -mavx512vl
 OPT_ISAFLAGS_opt_vtile512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
+# The warm call's record through a TLS descriptor, which clobbers no
+# argument register (opt_select.c's execute_long says why).
+OPT_ISAFLAGS_opt_select := $(if $(OPT_X86),-mtls-dialect=gnu2)
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
 	@mkdir -p $(@D)

@@ -31,11 +31,13 @@ void opt_hit_arm(const sel_tensor *cond, const sel_tensor *then_,
     opt_hit_rec *const h = &opt_hit_last;
     const size_t db = a->n * w;
 
-    h->epoch = atomic_load_explicit(&opt_hit_epoch, memory_order_relaxed);
     h->b = b;
+    h->eqr = t[0]->rank;
     for (int k = 0; k < 4; k++) {
         const int32_t r = t[k]->rank;
         h->head[k] = opt_hit_head(t[k]), h->rank[k] = r;
+        if (r != h->eqr)
+            h->eqr = 0;
         if (r > 3) { /* ranks 4-8: two overlapping 4-dim blocks */
             memcpy(h->dims[k], t[k]->dims, 32);
             memcpy(h->dims[k] + r - 4, t[k]->dims + r - 4, 32);
@@ -53,5 +55,6 @@ void opt_hit_arm(const sel_tensor *cond, const sel_tensor *then_,
     /* the arming call's pointers passed the long way's overlap checks */
     h->dp[0] = (uintptr_t)cond->data, h->dp[1] = (uintptr_t)then_->data;
     h->dp[2] = (uintptr_t)else_->data, h->dp[3] = (uintptr_t)dst->data;
-    h->armed = 1;
+    h->armed = (uint64_t)atomic_load_explicit(&opt_hit_epoch,
+                                              memory_order_relaxed) + 1;
 }

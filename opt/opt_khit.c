@@ -53,6 +53,82 @@ static int walk_after_pick(void)
     return 0;
 }
 
+/* The warm call's test of the four dims (opt_hit.h, one compare per dim
+ * position for the four operands of one rank): each operand with a dims
+ * array of its own, armed, then one dim of operand k alone becomes 3 (a
+ * shape error under none), or operand k's data NULL with the others' new
+ * (ARG-NULL-1, which a hit tests only for pointers that did not pass
+ * last); each must fail with dst untouched.  0 when all do. */
+static int hit_one(int32_t r)
+{
+    static uint8_t c[384], t[384], e[384], d[384];
+    const sel_broadcast b = {SEL_BROADCAST_NONE, -1, SEL_COND_BIDIRECTIONAL};
+    for (int k = 0; k < 4; k++)
+        for (int32_t i = 0; i <= r; i++) { /* i == r: the data test */
+            int64_t dims[4][8];
+            sel_tensor ts[4];
+            void *const data[4] = {c, t, e, d};
+            for (int q = 0; q < 4; q++) {
+                for (int32_t a = 0; a < r; a++)
+                    dims[q][a] = 2;
+                ts[q].dtype = q ? SEL_DT_U8 : SEL_DT_BOOLEAN, ts[q].rank = r;
+                ts[q].dims = dims[q], ts[q].data = data[q];
+            }
+            for (int call = 0; call < 2; call++) /* armed on the second */
+                if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]))
+                    return printf("# hit one: rank %d not SEL_OK\n", (int)r), 1;
+            if (i < r)
+                dims[k][i] = 3;
+            else
+                for (int q = 0; q < 4; q++)
+                    ts[q].data = q == k ? NULL : (char *)data[q] + 128;
+            memset(d, POISON, sizeof d);
+            if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], b, &ts[3]) ==
+                SEL_OK)
+                return printf("# hit one: rank %d, operand %d, dim %d ran\n",
+                              (int)r, k, (int)i), 1;
+            for (size_t j = 0; j < sizeof d; j++)
+                if (d[j] != POISON)
+                    return printf("# hit one: rank %d, operand %d: dst "
+                                  "written\n", (int)r, k), 1;
+        }
+    return 0;
+}
+
+/* opt_fast.c keeps the memo's plan, and what was built for it, when a new
+ * description plans the same (16x1:1x16:16x16 and 1x16x1:1x1x16:1x16x16
+ * f32): calls of both, then 8x1:1x8:8x8 (another plan of rank 2), then
+ * the first again, each twice, must all be right.  0 when they are. */
+static int plan_kept(void)
+{
+    static uint8_t c[16];
+    static float t[16], e[256], d[256];
+    static const int64_t a[4][3] = {{16, 1}, {1, 16}, {16, 16}, {16, 16}},
+                         b[4][3] = {{1, 16, 1}, {1, 1, 16}, {1, 16, 16},
+                                    {1, 16, 16}},
+                         s[4][3] = {{8, 1}, {1, 8}, {8, 8}, {8, 8}};
+    const int64_t (*const seq[4])[3] = {a, b, s, a};
+    const sel_broadcast bc = {SEL_BROADCAST_NUMPY, -1, SEL_COND_BIDIRECTIONAL};
+    for (int j = 0; j < 256; j++)
+        e[j] = (float)j, t[j % 16] = (float)(1000 + j % 16),
+        c[j % 16] = (uint8_t)(j % 3 == 0);
+    for (int q = 0; q < 8; q++) {
+        const int64_t(*x)[3] = seq[q / 2];
+        const int32_t r = x == b ? 3 : 2;
+        const int64_t n = x == s ? 8 : 16;
+        sel_tensor ts[4] = {{SEL_DT_BOOLEAN, r, x[0], c}, {SEL_DT_F32, r, x[1], t},
+                            {SEL_DT_F32, r, x[2], e}, {SEL_DT_F32, r, x[3], d}};
+        memset(d, 0, sizeof d);
+        if (opt_impl()->execute(&ts[0], &ts[1], &ts[2], bc, &ts[3]))
+            return printf("# plan kept: call %d not SEL_OK\n", q), 1;
+        for (int64_t i = 0; i < n * n; i++)
+            if (d[i] != (c[i / n] ? t[i % n] : e[i]))
+                return printf("# plan kept: call %d, element %d\n", q,
+                              (int)i), 1;
+    }
+    return 0;
+}
+
 /* The warm call (opt_hit.c) at ranks 1-8: a call whose dims differ from
  * the thread's last call in one position only, through the same dims
  * array, must miss: the same-shape call of 2^r elements runs twice (the
@@ -87,7 +163,10 @@ static int hit_dims(void)
                     return printf("# hit: rank %d, dim %d: byte %zu\n",
                                   (int)r, (int)i, j), 1;
         }
-    return 0;
+    for (int32_t r = 1; r <= 8; r++)
+        if (hit_one(r))
+            return 1;
+    return plan_kept();
 }
 
 /* The warm call's overlap checks (opt_hit.h) are skipped for the data
@@ -131,7 +210,9 @@ int opt_khit_tests(int tests, int *failed)
 {
     int bad = hit_dims();
     *failed += bad;
-    printf("%s %d - hit: a call with one dim changed misses, ranks 1-8\n",
+    printf("%s %d - hit: a call with one dim or one operand's dim changed, or "
+           "a NULL data pointer, misses, ranks 1-8; a plan kept across "
+           "descriptions\n",
            bad ? "not ok" : "ok", ++tests);
     bad = hit_alias();
     *failed += bad;

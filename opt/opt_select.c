@@ -47,9 +47,11 @@ static int again(const int64_t *dims)
     return r;
 }
 
-/* A small same-shape call: one dense row on the caller unless the tuning
- * asks for threads or streams (as opt_small.c's on_caller); arms the
- * record when it looks repeated.  0: opt_run's. */
+/* A same-shape call on the caller: one dense row, as opt_run's rank-1 plan
+ * runs it, unless the tuning asks for threads, streams or halves; arms the
+ * record when it looks repeated.  Any size: past 4096 elements opt_run's
+ * set-up and the slab test were 20-35% of a 5 Ki-element call.  0:
+ * opt_run's. */
 static int same_small(const sel_tensor *cond, const sel_tensor *then_,
                       const sel_tensor *else_, sel_broadcast b,
                       sel_tensor *dst, int64_t n, size_t w)
@@ -59,7 +61,8 @@ static int same_small(const sel_tensor *cond, const sel_tensor *then_,
     opt_tuning tu;
 
     opt_tuning_get(&tu);
-    if (in[1] >= tu.parallel_min || in[0] + 3 * in[1] > tu.nt_min)
+    if (in[1] >= tu.parallel_min || in[0] + 3 * in[1] > tu.nt_min ||
+        in[1] > tu.half_min)
         return 0;
     a.kern[0] = opt_kernel(opt_isa_active(), opt_width_index(w), OPT_K_vvv);
     a.kern[0](a.n, cond->data, then_->data, else_->data, dst->data, 0);
@@ -102,10 +105,16 @@ static int small(const opt_plan *p, const sel_tensor *cond,
     return st;
 }
 
-/* Every call the warm call's record does not run.  Inline in execute: as
- * a noinline tail call (its frame off the hit path) the hit gained nothing
- * and a miss paid six more saved registers (+24 instructions cold). */
-static inline __attribute__((always_inline)) int
+/* Every call the warm call's record does not run: a tail call out of
+ * execute, so that a hit saves no registers for this frame (4 pushes, not
+ * 6, and 0x28 bytes of frame, not 0x348).  That needs the record's address
+ * from a TLS descriptor (-mtls-dialect=gnu2, opt/build.mk): the default
+ * __tls_get_addr call clobbers every argument register, so gcc saved them
+ * all before the hit test.  7 instructions fewer per hit, 11 more cold;
+ * in turn call_64_f32 10.3 -> 10.2 ns, tiny_r1 13.6 -> 12.8, r3 21.4 ->
+ * 20.6 (engineer T, tenth round; inline, as the ninth round left it, the
+ * hit and the miss had measured the same under __tls_get_addr). */
+static __attribute__((noinline)) int
 execute_long(const sel_tensor *cond, const sel_tensor *then_,
              const sel_tensor *else_, sel_broadcast b, sel_tensor *dst)
 {
@@ -118,8 +127,7 @@ execute_long(const sel_tensor *cond, const sel_tensor *then_,
 
     if (opt_check_same(cond, then_, else_, b, dst, &n)) {
         w = sel_dtype_size(then_->dtype);
-        if (n <= OPT_SMALL_MAX &&
-            same_small(cond, then_, else_, b, dst, n, w))
+        if (same_small(cond, then_, else_, b, dst, n, w))
             return SEL_OK;
         p.rank = 1; /* what opt_plan_make would find, without the work */
         p.dims[0] = n;
