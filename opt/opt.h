@@ -191,7 +191,8 @@ void opt_hit_settings(void);
  * call with the same plan), run by opt_chunk__avx512 (AVX512-VBMI). */
 #define OPT_CHUNK_BYTES 32768
 #define OPT_CHUNK_CTLS 256
-#define OPT_CHUNK_PER 8 /* the longest period computed once a call */
+#define OPT_CHUNK_PER 40 /* the longest period computed once a call
+                            (1x3x8x1:2x8x3x8x44:8x1 u8 pdpd, 33) */
 typedef struct opt_chunk_rec {
     uint16_t off[3];  /* window start, bytes into cond, then, else */
     uint16_t off2[3]; /* the second window's (control bytes 64..127) */

@@ -237,14 +237,22 @@ chunk_per(const opt_chunk *x, const char *const *src, char *d)
         for (int h = 0; h < 2; h++)
             w[k][h] = x->mode[k] == 4 ? chunk_whole(x, src, k, h)
                                       : _mm512_setzero_si512();
-    for (int32_t j = 0; j < q; j++) {
-        for (int k = 0; k < 3; k++)
-            v[k] = dn >> k & 1 ? _mm512_setzero_si512()
-                               : chunk_any(x, src, j, k, w[k][0], w[k][1]);
-        pm[j] = _mm512_test_epi8_mask(v[0], v[0]);
-        pt[j] = dn ? v[1] : _mm512_mask_blend_epi8(pm[j], v[2], v[1]);
-        pe[j] = v[2];
-    }
+    for (int k = 0; k < 3; k++) /* an operand at a time: its registers */
+        for (int32_t j = 0; !(dn >> k & 1) && j < q; j++) {
+            const __m512i a =
+                x->mode[k] == 4
+                    ? _mm512_permutex2var_epi8(
+                          w[k][0],
+                          _mm512_load_si512(x->ctl + x->rec[j].ctl[k]),
+                          w[k][1])
+                    : chunk_any(x, src, j, k, w[k][0], w[k][1]);
+            if (k == 0)
+                pm[j] = _mm512_test_epi8_mask(a, a);
+            else
+                (k == 1 ? pt : pe)[j] = a;
+        }
+    for (int32_t j = 0; !dn && j < q; j++)
+        pt[j] = _mm512_mask_blend_epi8(pm[j], pe[j], pt[j]);
     for (; q < 16; q += x->per) /* periods of 16 chunks or more: fewer
         ends of the inner loop */
         for (int32_t j = 0; j < x->per; j++)
