@@ -191,6 +191,8 @@ void opt_hit_settings(void);
  * call with the same plan), run by opt_chunk__avx512 (AVX512-VBMI). */
 #define OPT_CHUNK_BYTES 32768
 #define OPT_CHUNK_CTLS 256
+#define OPT_CHUNK_PER 40 /* the longest period computed once a call
+                            (1x3x8x1:2x8x3x8x44:8x1 u8 pdpd, 33) */
 typedef struct opt_chunk_rec {
     uint16_t off[3];  /* window start, bytes into cond, then, else */
     uint16_t off2[3]; /* the second window's (control bytes 64..127) */
@@ -212,6 +214,10 @@ typedef struct opt_chunk {
     int pad[3];      /* operand k has at most OPT_CHUNK_PAD bytes (inb):
                         the kernel copies it to a padded buffer */
     uint32_t inb[3];   /* operand bytes */
+    int32_t per;     /* every operand not dense repeats its windows and
+                        controls every per chunks (the last aside): its
+                        bytes are computed once a call (0: no period) */
+    int dense;       /* bit k: operand k read in order at dst's place */
     opt_chunk_rec rec[OPT_CHUNK_BYTES / 64];
     _Alignas(64) uint8_t ctl[OPT_CHUNK_CTLS * 64];
 } opt_chunk;

@@ -72,6 +72,9 @@ CHUNK_FN __m512i chunk_whole(const opt_chunk *x, const char *const *src,
 #define CHUNK_OP(k, m, w0, w1)                                                \
     chunk_op(src[k] + r->off[k], src[k] + r->off2[k], x->ctl + r->ctl[k], m,  \
              w0, w1)
+#define CHUNK_OP_AT(i, k, m, w0, w1)                                          \
+    chunk_op(src[k] + x->rec[i].off[k], src[k] + x->rec[i].off2[k],           \
+             x->ctl + x->rec[i].ctl[k], m, w0, w1)
 CHUNK_FN __m512i chunk_at(const opt_chunk *x, const char *const *src,
                           int32_t i, const int m0, const int m1, const int m2,
                           __m512i c0, __m512i c1, __m512i t0, __m512i t1,
@@ -175,6 +178,101 @@ chunk_tail(const opt_chunk *x, const char *const *src, char *d)
 #undef TWO
 }
 
+/* Operand k's bytes for chunk i, its mode read at run time (the chunks of
+ * one period, and the last, in chunk_per). */
+CHUNK_FN __m512i chunk_any(const opt_chunk *x, const char *const *src,
+                           int32_t i, int k, __m512i w0, __m512i w1)
+{
+    switch (x->mode[k]) {
+    case 0: return CHUNK_OP_AT(i, k, 0, w0, w1);
+    case 1: return CHUNK_OP_AT(i, k, 1, w0, w1);
+    case 2: return CHUNK_OP_AT(i, k, 2, w0, w1);
+    case 3: return CHUNK_OP_AT(i, k, 3, w0, w1);
+    default: return CHUNK_OP_AT(i, k, 4, w0, w1);
+    }
+}
+
+/* Full chunks 0..n-1 of a program with a period of q chunks: dense
+ * operands (dc, dt, de) loaded at dst's place, the others' bytes (cond's
+ * as its mask) taken from pm, pt, pe, computed once for the period.  With
+ * none dense, pt holds the blended chunks. */
+CHUNK_FN void per_main(const char *const *src, char *d, int32_t n, int32_t q,
+                       const __mmask64 *pm, const __m512i *pt,
+                       const __m512i *pe, const int dc, const int dt,
+                       const int de)
+{
+    for (int32_t i = 0; i < n;) {
+        const int32_t e = n - i < q ? n - i : q;
+        for (int32_t j = 0; j < e; j++, i++) {
+            const size_t o = (size_t)i * 64;
+            const __m512i c = dc ? _mm512_loadu_si512(src[0] + o) : pt[j];
+            const __mmask64 m = dc ? _mm512_test_epi8_mask(c, c) : pm[j];
+            __m512i tv = dt ? _mm512_loadu_si512(src[1] + o) : pt[j],
+                    ev = de ? _mm512_loadu_si512(src[2] + o) : pe[j];
+            if (dt) /* in registers: a blend that folds a load waits for
+                the mask (Zen 5) */
+                __asm__("" : "+v"(tv));
+            if (de)
+                __asm__("" : "+v"(ev));
+            _mm512_storeu_si512(d + o, dc | dt | de
+                                           ? _mm512_mask_blend_epi8(m, ev, tv)
+                                           : tv);
+        }
+    }
+}
+
+/* A program with a period (x->per): each operand not dense is computed
+ * for the period's chunks once (a chunk of the usual loop costs 5-6
+ * loads, two of them controls; here 1-3), then the full chunks, then the
+ * last under a mask.  Only where no load reads past a page (!near). */
+static __attribute__((noinline, no_sanitize_address)) VBMI void
+chunk_per(const opt_chunk *x, const char *const *src, char *d)
+{
+    __m512i pt[OPT_CHUNK_PER + 16], pe[OPT_CHUNK_PER + 16], w[3][2], v[3];
+    __mmask64 pm[OPT_CHUNK_PER + 16];
+    const int dn = x->dense;
+    const int32_t n = x->chunks - 1;
+    int32_t q = x->per;
+    for (int k = 0; k < 3; k++)
+        for (int h = 0; h < 2; h++)
+            w[k][h] = x->mode[k] == 4 ? chunk_whole(x, src, k, h)
+                                      : _mm512_setzero_si512();
+    for (int k = 0; k < 3; k++) /* an operand at a time: its registers */
+        for (int32_t j = 0; !(dn >> k & 1) && j < q; j++) {
+            const __m512i a =
+                x->mode[k] == 4
+                    ? _mm512_permutex2var_epi8(
+                          w[k][0],
+                          _mm512_load_si512(x->ctl + x->rec[j].ctl[k]),
+                          w[k][1])
+                    : chunk_any(x, src, j, k, w[k][0], w[k][1]);
+            if (k == 0)
+                pm[j] = _mm512_test_epi8_mask(a, a);
+            else
+                (k == 1 ? pt : pe)[j] = a;
+        }
+    for (int32_t j = 0; !dn && j < q; j++)
+        pt[j] = _mm512_mask_blend_epi8(pm[j], pe[j], pt[j]);
+    for (; q < 16; q += x->per) /* periods of 16 chunks or more: fewer
+        ends of the inner loop */
+        for (int32_t j = 0; j < x->per; j++)
+            pm[q + j] = pm[j], pt[q + j] = pt[j], pe[q + j] = pe[j];
+    switch (dn) {
+#define PER(b)                                                                \
+    case b:                                                                   \
+        per_main(src, d, n, q, pm, pt, pe, b & 1, b >> 1 & 1, b >> 2 & 1);    \
+        break;
+        PER(0) PER(1) PER(2) PER(3) PER(4) PER(5) PER(6)
+#undef PER
+    }
+    for (int k = 0; k < 3; k++)
+        v[k] = chunk_any(x, src, n, k, w[k][0], w[k][1]);
+    _mm512_mask_storeu_epi8(
+        d + (size_t)n * 64, chunk_len[x->tail],
+        _mm512_mask_blend_epi8(_mm512_test_epi8_mask(v[0], v[0]), v[2],
+                               v[1]));
+}
+
 /* One copy of the 125 loops serves both cases (two doubled the file's
  * compile time).  Aligned to a line, so the loops' offsets do not move
  * with what is linked before them (48 bytes into a line: 2x1x9:
@@ -191,6 +289,10 @@ opt_chunk__avx512(const opt_chunk *x, const void *c, const void *t,
     for (int k = 0; k < 3; k++) { /* loads past the end stay on its page */
         const uintptr_t end = (uintptr_t)src[k] + x->inb[k] - 1;
         near |= x->mode[k] != 4 && end >> 12 != (end + 63) >> 12;
+    }
+    if (!near && x->per) {
+        chunk_per(x, src, d);
+        return;
     }
     if (near) {
         chunk_pad(x, src[0], src[1], src[2], pad);

@@ -4,7 +4,8 @@
  * page that cannot be read (a load past its end faults), dst misaligned
  * between guard bytes, against a plain loop over the elements; every
  * width must reach windows of 17-32 bytes in mode 3 (32-byte loads) and
- * operands of 65-128 bytes held in registers (mode 4).
+ * operands of 65-128 bytes held in registers (mode 4), and programs
+ * whose operands repeat with a period (x->per: computed once a period).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +19,36 @@
 static uint64_t seed = 0x2545f4914f6cdd1du;
 static int wide; /* programs with a 17-32 byte window in mode 3 */
 static int held; /* operands of 65-128 bytes in mode 4 */
+static int per;  /* programs with a period (chunk_per) */
 
 static uint64_t draw(uint64_t n) { return opt_kdraw(&seed, n); }
+
+/* [N, r]: each operand [N, r] or [1, r] (not all three dense), output
+ * of 65 chunks or more. */
+static int64_t periodic(opt_plan *p, size_t w)
+{
+    const int64_t r = 1 + (int64_t)draw(8);
+    const unsigned bc = 1 + (unsigned)draw(7); /* bit k: k broadcast */
+    p->rank = 2, p->dims[1] = r;
+    p->dims[0] = 4200 / ((int64_t)w * r) + (int64_t)draw(200);
+    while (p->dims[0] * r * (int64_t)w > OPT_CHUNK_BYTES)
+        p->dims[0] /= 2;
+    for (int k = 0; k < 3; k++) {
+        p->st[k][1] = 1, p->st[k][0] = bc >> k & 1 ? 0 : r;
+        p->in_bytes[k] =
+            (size_t)(bc >> k & 1 ? r : r * p->dims[0]) * (k ? w : 1);
+    }
+    return p->dims[0] * r;
+}
 
 /* A plan: dims, and per operand a shape with some axes 1 (stride 0). */
 static int64_t make_plan(opt_plan *p, size_t w)
 {
     int64_t n = 1, st[3] = {1, 1, 1};
     memset(p, 0, sizeof *p);
+    if (draw(8) == 0) /* rows of 1-8 elements, some operands broadcast
+        over 65 chunks or more: a period of at most 8 chunks */
+        return periodic(p, w);
     p->rank = 1 + (int32_t)draw(4);
     for (int32_t i = 0; i < p->rank; i++)
         p->dims[i] = 1 + (int64_t)draw(i + 1 == p->rank ? 40 : 6);
@@ -57,6 +80,7 @@ static int check(opt_chunk *x, const opt_kguard *g, size_t w, int placing)
             wide += x->rec[c].n0[k] > 16;
     for (int k = 0; k < 3; k++)
         held += x->mode[k] == 4 && x->inb[k] > 64;
+    per += x->per > 0;
     opt_kguard_fill(g, &p, &seed, placing, src);
     memset(out, POISON, sizeof out);
     memset(want, POISON, sizeof want);
@@ -126,13 +150,15 @@ int opt_kchunk_tests(int tests, int *failed)
                    tests, w * 8);
             continue;
         }
-        wide = held = 0;
+        wide = held = per = 0;
         for (int i = 0; i < 3000 && !bad; i++)
             bad |= check(&x, &g, w, i % 4 == 0);
         if (!wide) /* the 32-byte broadcast loads were not reached */
             bad = 1, fprintf(stderr, "chunk x%zu: no wide mode 3\n", w * 8);
         if (!held) /* the operands held in registers were not reached */
             bad = 1, fprintf(stderr, "chunk x%zu: no mode 4\n", w * 8);
+        if (!per) /* no program computed its operands once a period */
+            bad = 1, fprintf(stderr, "chunk x%zu: no period\n", w * 8);
         *failed += bad;
         printf("%s %d - chunk_x%zu__avx512\n", bad ? "not ok" : "ok", tests,
                w * 8);

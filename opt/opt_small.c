@@ -205,7 +205,11 @@ static int light_ins(const wcache *m, const opt_plan *p, size_t w)
  * ptile's blocks (11578x1:1x2:11578x2 i8 0.68 -> 0.56) nor with windows
  * (83x1x46x2:83x1x46x2:83x3x46x2 i8, two a chunk, 0.30 -> 0.26).
  * Checked before the program is built: with the modes checked only after
- * it, ptile's 2x1x1x1:170x2x3x13x1:170x1x3x1x1 i8 ran 0.50 -> 0.47. */
+ * it, ptile's 2x1x1x1:170x2x3x13x1:170x1x3x1x1 i8 ran 0.50 -> 0.47.
+ * Over the other paths (3), up to 16 KiB, only a program with a period
+ * (chunk_keeps; x->per: the full chunks load only the dense operands):
+ * 2x1:2x3:1185x2x3 bf16 (flat walk) 178 -> 163 ns; at 30 KiB,
+ * 1x2:3825x2:1x1 f32 pdpd lost, 326 -> 361. */
 static int chunk_big(const wcache *m, const opt_plan *p, size_t w, int isa)
 {
     if (!chunk_level(isa) || opt_cpu_split512() || p->in_bytes[0] == 1 ||
@@ -213,8 +217,9 @@ static int chunk_big(const wcache *m, const opt_plan *p, size_t w, int isa)
         return 0;
     /* the blocking (btop) and ptile's answer need the finished plan: the
      * memo's, which opt_run and opt_bwarm_small finish the same way */
-    return opt_fast_full() == p && p->btop >= 0 &&
-           !opt_ptile_get(p, w, isa, 0);
+    if (opt_fast_full() == p && p->btop >= 0 && !opt_ptile_get(p, w, isa, 0))
+        return 2;
+    return m->n * (int64_t)w <= OPT_CHUNK_BYTES / 2 ? 3 : 0;
 }
 
 /* The chunk program against what the call runs now (timed on the
@@ -235,7 +240,7 @@ static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
     const int64_t chunks = (m->n * (int64_t)w + 63) / 64;
     const size_t pin = p->in_bytes[0];
     if (m->n > OPT_SMALL_MAX)
-        return chunk_big(m, p, w, isa) ? 2 : 0;
+        return chunk_big(m, p, w, isa);
     if (!chunk_level(isa) || m->n * (int64_t)w > OPT_CHUNK_BYTES ||
         (pin == 1 && (m->x.n0 * (int64_t)w >= 32 || chunks > 40)))
         return 0;
@@ -264,11 +269,12 @@ static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
  * 9x4x16x1:9x4x16x4:4x1x4 bf16 0.56 -> 0.66; at 50-54 chunks the
  * program still won: 88x1x3x3:88x1x3x3:88x2x3x1 f16 0.50 -> 0.59). */
 
-/* A program chunk_pays took for loading no window (2) runs only if so. */
+/* A program chunk_pays took for loading no window (2) runs only if so;
+ * one it took for a period (3), only if it also has one. */
 static int chunk_keeps(int pays, const opt_chunk *x)
 {
-    if (pays != 2)
-        return 1;
+    if (pays < 2 || (pays == 3 && !x->per))
+        return pays < 2;
     for (int k = 0; k < 3; k++)
         if (x->mode[k] != 0 && x->mode[k] != 4)
             return 0;
