@@ -44,8 +44,11 @@ OPT_ISAFLAGS_opt_avx512_chunk := -mavx512f -mavx512bw -mavx512vl
 OPT_ISAFLAGS_opt_vtile512 := -mavx512f -mavx512bw -mavx512vl -falign-loops=64
 OPT_ISAFLAGS_opt_neon   := -march=armv8-a+simd
 # The warm call's record through a TLS descriptor, which clobbers no
-# argument register (opt_select.c's execute_long says why).
-OPT_ISAFLAGS_opt_select := $(if $(OPT_X86),-mtls-dialect=gnu2)
+# argument register (opt_select.c's execute_long says why), where the
+# compiler has the flag (gcc; not clang 14, which the TSan build uses).
+OPT_TLS_GNU2 := $(if $(OPT_X86),$(shell $(CC) -mtls-dialect=gnu2 -x c -c \
+    -o /dev/null /dev/null 2>/dev/null && echo -mtls-dialect=gnu2))
+OPT_ISAFLAGS_opt_select := $(OPT_TLS_GNU2)
 
 $(O)/opt/%.o: opt/%.c $(OPT_HDR)
 	@mkdir -p $(@D)
