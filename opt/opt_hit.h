@@ -47,6 +47,17 @@ static inline uint64_t opt_hit_head(const sel_tensor *x)
     return h;
 }
 
+/* The cases 8 down to 2 of a switch on a rank: v |= X(i) for each dim i
+ * from rank - 1 down to 1 (the caller writes dim 0's case). */
+#define OPT_HIT_DOWN(v, X)                                                   \
+    case 8: v |= X(7); __attribute__((fallthrough));                         \
+    case 7: v |= X(6); __attribute__((fallthrough));                         \
+    case 6: v |= X(5); __attribute__((fallthrough));                         \
+    case 5: v |= X(4); __attribute__((fallthrough));                         \
+    case 4: v |= X(3); __attribute__((fallthrough));                         \
+    case 3: v |= X(2); __attribute__((fallthrough));                         \
+    case 2: v |= X(1); __attribute__((fallthrough));
+
 /* Nonzero when dims d differ from m (rank r, both): each dim once (ranks
  * 3-8 from the top one down, through a jump on r, which repeats call
  * after call), no libc call, no loop.  Two overlapping 4-dim blocks
@@ -59,13 +70,7 @@ opt_hit_dims_diff(const int64_t *d, const int64_t *m, int32_t r)
     if (r <= 2) /* ranks 0-2 (most calls) without the jump */
         return r == 2 ? X(0) | X(1) : r ? X(0) : 0;
     switch (r) {
-    case 8: v |= X(7); __attribute__((fallthrough));
-    case 7: v |= X(6); __attribute__((fallthrough));
-    case 6: v |= X(5); __attribute__((fallthrough));
-    case 5: v |= X(4); __attribute__((fallthrough));
-    case 4: v |= X(3); __attribute__((fallthrough));
-    case 3: v |= X(2); __attribute__((fallthrough));
-    case 2: v |= X(1); __attribute__((fallthrough));
+    OPT_HIT_DOWN(v, X)
     case 1: v |= X(0); break;
     default: break;
     }
@@ -88,13 +93,7 @@ opt_hit_dims4(const sel_tensor *c, const sel_tensor *t, const sel_tensor *e,
               (uint64_t)(x2[i] ^ h->dims[2][i]) | \
               (uint64_t)(x3[i] ^ h->dims[3][i]))
     switch (r) {
-    case 8: v |= X(7); __attribute__((fallthrough));
-    case 7: v |= X(6); __attribute__((fallthrough));
-    case 6: v |= X(5); __attribute__((fallthrough));
-    case 5: v |= X(4); __attribute__((fallthrough));
-    case 4: v |= X(3); __attribute__((fallthrough));
-    case 3: v |= X(2); __attribute__((fallthrough));
-    case 2: v |= X(1); __attribute__((fallthrough));
+    OPT_HIT_DOWN(v, X)
     default: v |= X(0); break;
     }
     return v;
