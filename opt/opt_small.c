@@ -273,8 +273,10 @@ static int chunk_pays(const wcache *m, const opt_plan *p, size_t w, int isa)
  * one it took for a period (3), only if it also has one. */
 static int chunk_keeps(int pays, const opt_chunk *x)
 {
-    if (pays < 2 || (pays == 3 && !x->per))
-        return pays < 2;
+    if (pays < 2)
+        return 1;
+    if (pays == 3 && !x->per)
+        return 0;
     for (int k = 0; k < 3; k++)
         if (x->mode[k] != 0 && x->mode[k] != 4)
             return 0;
